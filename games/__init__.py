@@ -1,0 +1,1 @@
+"""Pure rules kernel and AI for the dominoes server: the standard library only."""

@@ -1,0 +1,1 @@
+"""Shared building blocks of every game: tiles, the fair shuffle, actions, options, errors."""
