@@ -1,0 +1,5 @@
+"""Routes of this app."""
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []
