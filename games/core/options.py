@@ -61,9 +61,9 @@ def resolve_options(
     A value of `None` keeps the default where the option is not nullable by itself. `derive`
     may fill the remaining defaults that depend on other options, and may raise `ValueError`.
     """
-    given = dict(options or {})
     if not isinstance(options, Mapping) and options is not None:
         raise ValueError("options must be a JSON object")
+    given = dict(options or {})
     known = {opt.name: opt for opt in schema}
     for name in given:
         if name not in known:
