@@ -1,0 +1,146 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright, a static file server, a real daphne.
+
+Playwright's own browser download cannot work offline, so the tests launch the system
+Chromium and skip, saying why, where there is none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "frontend" / "static"
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if shutil.which("chromium") is None:
+        reason = "Debian's chromium is not installed (shutil.which('chromium') is None)"
+        skip = pytest.mark.skip(reason=reason)
+        for item in items:
+            if "e2e" in item.keywords:
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=shutil.which("chromium"), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+@pytest.fixture(scope="session")
+def static_url() -> Iterator[str]:
+    """The frontend's static files over plain HTTP, for unit checks of the ES modules."""
+    handler = functools.partial(_QuietHandler, directory=str(STATIC))
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        with contextlib.closing(socket.socket()) as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"daphne did not listen on {port}:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real daphne on a free port with its own SQLite file, migrated first, AI delay 0."""
+    work = tmp_path_factory.mktemp("daphne")
+    env = dict(os.environ)
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite:///{work / 'e2e.sqlite3'}",
+            "VAR_DIR": str(work),
+            "DEBUG": "1",
+            "AI_MOVE_DELAY": "0",
+            "AI_DELAY": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT, env=env, check=True, capture_output=True,
+    )
+    port = free_port()
+    log = work / "daphne.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_port(port, proc, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
+    """Save a full-page screenshot under tests/e2e/screenshots/ (git-ignored) for a look later."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
