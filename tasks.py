@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""One-command set-up: `python3 tasks.py serve` runs the site, `python3 tasks.py test` the tests.
+
+Needs only Python 3.11+. It creates `.venv`, installs the project into it (again only when
+pyproject.toml changes), prepares the database and static files, then serves or tests. Redis
+and PostgreSQL are optional: without REDIS_URL the project starts its own embedded Redis, and
+without DATABASE_URL it uses a SQLite file under var/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
+    result = subprocess.run([str(a) for a in args], cwd=ROOT, env=env, check=False)
+    if result.returncode != 0:
+        sys.exit(result.returncode)
+
+
+def ensure_venv(extras: str) -> None:
+    """Create the venv and install the project, skipping work already done for this pyproject."""
+    if sys.version_info < (3, 11):
+        sys.exit("Python 3.11 or newer is needed")
+    if not PYTHON.exists():
+        print("creating .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()[:16]
+    stamp = VENV / f".installed-{digest}"
+    if not stamp.exists():
+        print(f"installing the project{extras} into .venv", flush=True)
+        run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".{extras}")
+        for old in VENV.glob(".installed-*"):
+            old.unlink()
+        stamp.touch()
+
+
+def serve(argv: list[str]) -> None:
+    ensure_venv("")
+    run(PYTHON, "manage.py", "migrate", "--noinput", "-v", "0")
+    run(PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0")
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = os.environ.get("PORT", "8000")
+    print(f"serving on http://{host}:{port}/", flush=True)
+    os.execv(str(BIN / "daphne"), [str(BIN / "daphne"), "-b", host, "-p", port, *argv, "config.asgi:application"])
+
+
+def test(argv: list[str]) -> None:
+    ensure_venv("[dev]")
+    os.execv(str(PYTHON), [str(PYTHON), "-m", "pytest", *argv])
+
+
+def main() -> None:
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit("usage: python3 tasks.py serve | test [pytest arguments]")
+    os.chdir(ROOT)
+    commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()
