@@ -1,0 +1,44 @@
+// The REST calls of SPEC §7. Errors come back as Error objects whose message is for people.
+
+async function call(method, url, body, token) {
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new Error("The server cannot be reached. Check the connection and try again.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = new Error(describe(data) || `The server refused (${response.status}).`);
+    err.status = response.status;
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+/** The words in a DRF-style error body: {"detail": ...}, {"message": ...} or {field: [..]}. */
+export function describe(data) {
+  if (!data) return "";
+  if (typeof data === "string") return data;
+  if (data.message) return data.message;
+  if (data.detail) return typeof data.detail === "string" ? data.detail : describe(data.detail);
+  if (data.error) return describe(data.error);
+  return Object.entries(data)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : typeof v === "object" ? describe(v) : v}`)
+    .join("; ");
+}
+
+export const createRoom = (body) => call("POST", "/api/rooms/", body);
+export const getRoom = (code, token) => call("GET", `/api/rooms/${code}/`, undefined, token);
+export const takeSeat = (code, name) => call("POST", `/api/rooms/${code}/seats/`, { name });
+export const addAI = (code, seat, level, token) => call("POST", `/api/rooms/${code}/seats/`, { seat, ai: level }, token);
+export const startMatch = (code, token) => call("POST", `/api/rooms/${code}/start/`, {}, token);
+export const rematch = (code, token) => call("POST", `/api/rooms/${code}/rematch/`, {}, token);

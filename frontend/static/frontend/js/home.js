@@ -1,0 +1,96 @@
+// The home page: choose a game, its player count, set and options, and create the room.
+
+import { createRoom } from "./api.js";
+import { profile, saveProfile, saveRoomSeat } from "./store.js";
+import { optionField } from "./options.js";
+
+const games = JSON.parse(document.getElementById("games-data").textContent);
+const setNames = JSON.parse(document.getElementById("set-names").textContent);
+const form = document.getElementById("create");
+const players = document.getElementById("players");
+const setSelect = document.getElementById("set");
+const list = document.getElementById("option-list");
+const error = document.getElementById("create-error");
+const me = profile();
+
+const current = () => games.find((g) => g.name === form.elements.game.value);
+
+function fillSelect(select, values, label, chosen) {
+  select.replaceChildren(
+    ...values.map((v) => {
+      const o = new Option(label(v), String(v));
+      o.selected = String(v) === String(chosen);
+      return o;
+    }),
+  );
+}
+
+function render() {
+  const g = current();
+  const chosen = g.players.includes(me.prefs.players) ? me.prefs.players : g.players[0];
+  fillSelect(players, g.players, (n) => `${n} players`, chosen);
+  fillSelect(setSelect, g.sets, (n) => `${setNames[n]} (${((n + 1) * (n + 2)) / 2} tiles)`, g.default_set);
+  document.getElementById("set-field").hidden = g.sets.length < 2;
+  renderOptions();
+}
+
+function renderOptions() {
+  const g = current();
+  const n = Number(players.value);
+  list.replaceChildren(...g.options.filter((o) => !o.players || o.players.includes(n)).map(optionField));
+}
+
+function collectOptions() {
+  const g = current();
+  const options = {};
+  if (g.sets.length > 1 && Number(setSelect.value) !== g.default_set) options.set = Number(setSelect.value);
+  for (const field of list.querySelectorAll("[data-option]")) {
+    const opt = g.options.find((o) => o.name === field.dataset.option);
+    if (opt.kind === "number") {
+      if (field.value.trim() !== "") options[opt.name] = Number(field.value);
+    } else {
+      const value = JSON.parse(field.value);
+      if (value !== opt.default) options[opt.name] = value;
+    }
+  }
+  return options;
+}
+
+form.elements.name.value = me.name || "";
+if (me.prefs.game && games.some((g) => g.name === me.prefs.game)) form.elements.game.value = me.prefs.game;
+form.addEventListener("change", (e) => {
+  if (e.target.name === "game") render();
+  else if (e.target === players) renderOptions();
+});
+render();
+
+const stats = document.getElementById("stats");
+if (me.stats.played) {
+  stats.hidden = false;
+  stats.textContent = `You have played ${me.stats.played} match${me.stats.played === 1 ? "" : "es"} here and won ${me.stats.won}.`;
+}
+
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  error.hidden = true;
+  const name = form.elements.name.value.trim();
+  if (!name) {
+    error.textContent = "Type your name first: the other players see it at the table.";
+    error.hidden = false;
+    form.elements.name.focus();
+    return;
+  }
+  const body = { game: current().name, players: Number(players.value), options: collectOptions(), name };
+  saveProfile({ name, prefs: { game: body.game, players: body.players } });
+  const button = document.getElementById("create-button");
+  button.disabled = true;
+  try {
+    const room = await createRoom(body);
+    saveRoomSeat(room.code, { token: room.token, seat: room.seat, host: true });
+    location.assign(room.link);
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+    button.disabled = false;
+  }
+});

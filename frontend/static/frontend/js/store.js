@@ -1,0 +1,60 @@
+// What the browser keeps for the player: name, preferences, simple stats, and the seat token
+// of each room joined. Nothing of it leaves the browser except the token, sent to its room.
+
+const PROFILE = "dominoes.profile";
+const roomKey = (code) => `dominoes.room.${code}`;
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? { ...fallback, ...JSON.parse(raw) } : { ...fallback };
+  } catch {
+    return { ...fallback };
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // private mode or full storage: the page still works, it just forgets
+  }
+}
+
+export function profile() {
+  return read(PROFILE, { name: "", prefs: {}, stats: { played: 0, won: 0 } });
+}
+
+export function saveProfile(changes) {
+  const p = { ...profile(), ...changes };
+  write(PROFILE, p);
+  return p;
+}
+
+/** Count a finished match once per room, however many times its last view arrives. */
+export function recordMatch(code, won) {
+  const seat = roomSeat(code);
+  if (!seat || seat.counted) return;
+  const p = profile();
+  p.stats = { played: (p.stats.played || 0) + 1, won: (p.stats.won || 0) + (won ? 1 : 0) };
+  write(PROFILE, p);
+  saveRoomSeat(code, { ...seat, counted: true });
+}
+
+export function roomSeat(code) {
+  const r = read(roomKey(code), {});
+  return r.token !== undefined || r.seat !== undefined ? r : null;
+}
+
+export function saveRoomSeat(code, data) {
+  write(roomKey(code), { ...read(roomKey(code), {}), ...data });
+}
+
+/** Per-room memory of what this browser saw: hands dealt to it and each hand's summary. */
+export function roomHistory(code) {
+  return read(`${roomKey(code)}.history`, { dealt: {}, hands: {} });
+}
+
+export function saveRoomHistory(code, history) {
+  write(`${roomKey(code)}.history`, history);
+}
