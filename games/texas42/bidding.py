@@ -1,0 +1,69 @@
+"""The auction of 42: one bid or pass per seat, each bid beating the standing one.
+
+Bids are 30..42 in points, 84 (two marks) at any time, and one mark more (126, 168, ...)
+only over a standing bid of two marks or more. A pass is stored as `PASS` (0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+MIN_BID = 30
+MAX_POINTS_BID = 42
+MARK = 42
+TWO_MARKS = 2 * MARK
+PASS = 0
+
+#: (seat, value) in bidding order; value `PASS` for a pass.
+Bids = Sequence[tuple[int, int]]
+
+
+def bid_marks(value: int) -> int:
+    """Marks at stake: a points bid is one mark, 84 two, 126 three, ..."""
+    return 1 if value <= MAX_POINTS_BID else value // MARK
+
+
+def points_needed(value: int) -> int:
+    """Points the bidders must take: the bid, or all 42 for a bid in marks."""
+    return min(value, MAX_POINTS_BID)
+
+
+def high_bid(bids: Bids) -> tuple[int, int] | None:
+    """(seat, value) of the standing bid, or None while every seat has passed."""
+    best: tuple[int, int] | None = None
+    for seat, value in bids:
+        if value != PASS and (best is None or value > best[1]):
+            best = (seat, value)
+    return best
+
+
+def legal_bids(standing: int | None) -> list[int]:
+    """Every bid that beats `standing` (None: no bid yet), lowest first."""
+    if standing is None:
+        return [*range(MIN_BID, MAX_POINTS_BID + 1), TWO_MARKS]
+    if standing < MAX_POINTS_BID:
+        return [*range(standing + 1, MAX_POINTS_BID + 1), TWO_MARKS]
+    if standing == MAX_POINTS_BID:
+        return [TWO_MARKS]
+    return [standing + MARK]
+
+
+def may_pass(bids: Bids, force: bool) -> bool:
+    """Passing is allowed except for the last seat under `force` when all the others passed."""
+    return not (force and len(bids) == 3 and high_bid(bids) is None)
+
+
+def explain_bid(value: int, standing: int | None) -> str:
+    """Why a bid of `value` is refused over `standing`."""
+    if value > MAX_POINTS_BID and value % MARK:
+        return f"a bid above {MAX_POINTS_BID} is in whole marks (84, 126, ...), not {value}"
+    if value < MIN_BID:
+        return f"the lowest bid is {MIN_BID}, not {value}"
+    if standing is None:
+        return f"a bid is {MIN_BID} to {MAX_POINTS_BID} or {TWO_MARKS}, not {value}"
+    if value <= standing:
+        return f"a bid must beat the standing bid of {standing}"
+    return (
+        f"over a standing bid of {standing} you may bid only one mark more "
+        f"({standing + MARK}), not {value}"
+    )

@@ -1,0 +1,222 @@
+"""The course of a 42 hand: deal, auction, trumps, tricks, and the deal of the next hand.
+
+These are the unchecked steps behind `Texas42Rules.advance`; `legal_actions` here is the one
+source of what is allowed, and `explain_illegal` says why anything else is not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.core.actions import Action
+from games.core.fairness import commitment, deal, hand_seed, shuffle
+from games.core.tiles import Tile, full_set, make_tile
+from games.texas42.bidding import PASS, explain_bid, high_bid, legal_bids, may_pass
+from games.texas42.marks import MADE, THROWN_IN, award, decide
+from games.texas42.state import (
+    NELLO,
+    SEATS,
+    Config,
+    Hand,
+    Outcome,
+    Texas42State,
+    Trick,
+    side_of,
+    trump_suit,
+)
+from games.texas42.tricks import (
+    TRICKS,
+    led_suit,
+    legal_plays,
+    trick_points,
+    winning_index,
+)
+
+HAND_SIZE = 7
+BIDDING = "bidding"
+TRUMP = "trump"
+PLAYING = "playing"
+OVER = "over"
+SUIT_NAMES = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "trumps")
+
+
+def deal_hand(master: bytes, number: int) -> Hand:
+    """Hand `number` of the match: SPEC §2 shuffle and deal, each hand kept in canonical order."""
+    seed = hand_seed(master, number)
+    hands, _ = deal(shuffle(full_set(6), seed), SEATS, HAND_SIZE)
+    ordered = tuple(tuple(sorted(h)) for h in hands)
+    return Hand(number=number, seed=seed, commitment=commitment(seed), dealt=ordered, hands=ordered)
+
+
+def new_state(config: Config, master: bytes) -> Texas42State:
+    return Texas42State(config=config, master=master, scores=(0, 0), revealed=(), hand=deal_hand(master, 0))
+
+
+# Derived facts of a hand ----------------------------------------------------------------
+def phase(hand: Hand) -> str:
+    if hand.outcome is not None:
+        return OVER
+    if len(hand.bids) < SEATS:
+        return BIDDING
+    return TRUMP if hand.trump is None else PLAYING
+
+
+def bidder(hand: Hand) -> int | None:
+    best = high_bid(hand.bids)
+    return None if best is None else best[0]
+
+
+def sitting_out(hand: Hand) -> int | None:
+    """The nello bidder's partner, who plays no tile."""
+    if hand.trump != NELLO:
+        return None
+    seat = bidder(hand)
+    return None if seat is None else (seat + 2) % SEATS
+
+
+def leader(hand: Hand) -> int | None:
+    """Who leads (or led) the trick in progress: the bidder first, then each trick's winner."""
+    if hand.trump is None:
+        return None
+    if hand.trick:
+        return hand.trick[0][0]
+    if hand.tricks:
+        return hand.tricks[-1].winner
+    return bidder(hand)
+
+
+def tricks_won(hand: Hand) -> tuple[int, int]:
+    won = [0, 0]
+    for trick in hand.tricks:
+        won[side_of(trick.winner)] += 1
+    return won[0], won[1]
+
+
+def points_taken(hand: Hand) -> tuple[int, int]:
+    taken = [0, 0]
+    for trick in hand.tricks:
+        taken[side_of(trick.winner)] += trick.points
+    return taken[0], taken[1]
+
+
+def to_move(state: Texas42State) -> int | None:
+    hand = state.hand
+    if hand.outcome is not None:
+        return None
+    if len(hand.bids) < SEATS:
+        return (hand.shuffler + 1 + len(hand.bids)) % SEATS
+    if hand.trump is None:
+        return bidder(hand)
+    if not hand.trick:
+        return leader(hand)
+    seat = (hand.trick[-1][0] + 1) % SEATS
+    return (seat + 1) % SEATS if seat == sitting_out(hand) else seat
+
+
+def legal_actions(state: Texas42State) -> list[Action]:
+    hand = state.hand
+    current = phase(hand)
+    if current == BIDDING:
+        best = high_bid(hand.bids)
+        actions: list[Action] = [{"type": "pass"}] if may_pass(hand.bids, state.config.force) else []
+        return actions + [{"type": "bid", "value": v} for v in legal_bids(None if best is None else best[1])]
+    if current == TRUMP:
+        return [{"type": "trump", "suit": choice} for choice in state.config.trump_choices()]
+    if current == PLAYING:
+        seat = to_move(state)
+        assert seat is not None
+        plays = legal_plays(hand.hands[seat], [t for _, t in hand.trick], trump_suit(hand.trump))
+        return [{"type": "play", "tile": [t.low, t.high]} for t in plays]
+    return []
+
+
+# Steps ----------------------------------------------------------------------------------
+def advance(state: Texas42State, action: Action) -> Texas42State:
+    """Apply a legal action; a hand that ends deals the next one unless the match is over."""
+    hand = state.hand
+    seat = to_move(state)
+    assert seat is not None, "the match is over"
+    kind = action["type"]
+    if kind in ("bid", "pass"):
+        value = action["value"] if kind == "bid" else PASS
+        hand = replace(hand, bids=(*hand.bids, (seat, value)))
+        if len(hand.bids) == SEATS and high_bid(hand.bids) is None:
+            return _finish(state, replace(hand, outcome=Outcome(THROWN_IN, None, 0, False)))
+        return replace(state, hand=hand)
+    if kind == "trump":
+        return replace(state, hand=replace(hand, trump=action["suit"]))
+    return _play(state, seat, make_tile(*action["tile"]))
+
+
+def _play(state: Texas42State, seat: int, tile: Tile) -> Texas42State:
+    hand = state.hand
+    hands = list(hand.hands)
+    hands[seat] = tuple(t for t in hands[seat] if t != tile)
+    trick = (*hand.trick, (seat, tile))
+    if len(trick) < (SEATS - 1 if hand.trump == NELLO else SEATS):
+        return replace(state, hand=replace(hand, hands=tuple(hands), trick=trick))
+    tiles = [t for _, t in trick]
+    winner = trick[winning_index(tiles, trump_suit(hand.trump))][0]
+    done = Trick(trick, winner, trick_points(tiles))
+    hand = replace(hand, hands=tuple(hands), trick=(), tricks=(*hand.tricks, done))
+    best = high_bid(hand.bids)
+    assert best is not None
+    side = side_of(best[0])
+    taken = points_taken(hand)
+    won = tricks_won(hand)
+    result = decide(
+        best[1], hand.trump == NELLO, bidders=taken[side], opponents=taken[1 - side],
+        bidder_tricks=won[side], tricks_played=len(hand.tricks),
+    )
+    if result is None:
+        return replace(state, hand=hand)
+    scorer = side if result == MADE else 1 - side
+    outcome = Outcome(result, scorer, award(best[1], state.config.points_scoring), len(hand.tricks) < TRICKS)
+    return _finish(state, replace(hand, outcome=outcome))
+
+
+def _finish(state: Texas42State, hand: Hand) -> Texas42State:
+    """Score the ended hand, reveal its seed, and deal the next hand unless the match is won."""
+    outcome = hand.outcome
+    assert outcome is not None
+    scores = list(state.scores)
+    if outcome.side is not None:
+        scores[outcome.side] += outcome.award
+    revealed = (*state.revealed, hand.seed.hex())
+    done = replace(state, scores=(scores[0], scores[1]), revealed=revealed, last=hand)
+    if max(scores) >= state.config.target:
+        return replace(done, hand=hand)
+    return replace(done, hand=deal_hand(state.master, hand.number + 1))
+
+
+# Refusals -------------------------------------------------------------------------------
+def explain_illegal(state: Texas42State, action: Action) -> str:
+    hand = state.hand
+    kind = action["type"]
+    current = phase(hand)
+    if current == OVER:
+        return "the match is over: no more actions"
+    if current == BIDDING:
+        if kind == "bid":
+            best = high_bid(hand.bids)
+            return explain_bid(action["value"], None if best is None else best[1])
+        if kind == "pass":
+            return "the other three seats passed: the shuffler must bid at least 30"
+        return f"the hand is in the bidding: bid or pass, not {kind}"
+    if current == TRUMP:
+        if kind == "trump":
+            option = {"doubles": "doubles_trump"}.get(action["suit"], action["suit"])
+            return f"naming {action['suit']} needs the room option {option!r}"
+        return "the high bidder must name trumps first"
+    if kind != "play":
+        return f"the hand is being played: play a tile, not {kind}"
+    if "end" in action:
+        return "a 42 play names only its tile, never an end"
+    tile = make_tile(*action["tile"])
+    seat = to_move(state)
+    assert seat is not None
+    if tile not in hand.hands[seat]:
+        return f"you do not hold {tile.label()}"
+    suit = led_suit(hand.trick[0][1], trump_suit(hand.trump))
+    return f"you must follow suit: {SUIT_NAMES[suit]} were led and you hold some"
+

@@ -1,0 +1,218 @@
+"""The state of a 42 match: room options, the hand in play, the previous hand, and dumps.
+
+Everything is a frozen dataclass of tuples, so `apply` can share unchanged parts between
+states, and equal histories give equal states. Phases, the high bid, whose turn it is and
+the points taken are derived from the hand, never stored twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from games.core.options import Option, resolve_options
+from games.core.tiles import Tile, make_tile
+from games.texas42.tricks import DOUBLES, TrumpSuit
+
+FOLLOW_ME = "follow_me"
+NELLO = "nello"
+SEATS = 4
+TEAMS = ((0, 2), (1, 3))
+
+#: A named trump: a suit 0..6, or "doubles", "follow_me" or "nello" where those options are on.
+TrumpChoice = int | str
+
+SCHEMA = (
+    Option("target_marks", 7, minimum=1, maximum=100, help="marks that win the match"),
+    Option(
+        "target_points", None, minimum=1, maximum=10_000, nullable=True,
+        help="when set, the score is kept in points and this many win (target_marks is ignored)",
+    ),
+    Option("all_pass", "redeal", choices=("redeal", "force"), help="when all four seats pass"),
+    Option("doubles_trump", False, choices=(False, True), help="the doubles may be named trumps"),
+    Option("follow_me", False, choices=(False, True), help="no trumps may be named"),
+    Option("nello", False, choices=(False, True), help="the bidder may play to lose every trick"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The resolved room options."""
+
+    target_marks: int = 7
+    target_points: int | None = None
+    all_pass: str = "redeal"
+    doubles_trump: bool = False
+    follow_me: bool = False
+    nello: bool = False
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None) -> Config:
+        """Checked options; `ValueError` names an unknown option or a bad value."""
+        return cls(**resolve_options("texas42", SCHEMA, options, SEATS))
+
+    @property
+    def points_scoring(self) -> bool:
+        return self.target_points is not None
+
+    @property
+    def target(self) -> int:
+        return self.target_points if self.target_points is not None else self.target_marks
+
+    @property
+    def force(self) -> bool:
+        return self.all_pass == "force"
+
+    def trump_choices(self) -> list[TrumpChoice]:
+        choices: list[TrumpChoice] = list(range(7))
+        if self.doubles_trump:
+            choices.append(DOUBLES)
+        if self.follow_me:
+            choices.append(FOLLOW_ME)
+        if self.nello:
+            choices.append(NELLO)
+        return choices
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def trump_suit(choice: TrumpChoice | None) -> TrumpSuit:
+    """The suit the trick rules see: a number, `DOUBLES`, or None for follow-me and nello."""
+    return None if choice in (FOLLOW_ME, NELLO) else choice
+
+
+Play = tuple[int, Tile]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: (seat, tile) in play order, who took it and the points in it."""
+
+    plays: tuple[Play, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ended: `result` made / set / thrown_in, the side that scored and how much."""
+
+    result: str
+    side: int | None
+    award: int
+    early: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One deal: the tiles, the auction, the trumps and the tricks so far."""
+
+    number: int
+    seed: bytes
+    commitment: str
+    dealt: tuple[tuple[Tile, ...], ...]
+    hands: tuple[tuple[Tile, ...], ...]
+    bids: tuple[tuple[int, int], ...] = ()
+    trump: TrumpChoice | None = None
+    tricks: tuple[Trick, ...] = ()
+    trick: tuple[Play, ...] = ()
+    outcome: Outcome | None = None
+
+    @property
+    def shuffler(self) -> int:
+        return self.number % SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class Texas42State:
+    """A whole match. `last` is the previous hand, kept whole for the `last_hand` summary."""
+
+    config: Config
+    master: bytes
+    scores: tuple[int, int]
+    revealed: tuple[str, ...]
+    hand: Hand
+    last: Hand | None = None
+
+
+def side_of(seat: int) -> int:
+    return seat % 2
+
+
+# Dumps ---------------------------------------------------------------------------------
+def _tiles(raw: Any) -> tuple[Tile, ...]:
+    return tuple(make_tile(a, b) for a, b in raw)
+
+
+def _plays(raw: Any) -> tuple[Play, ...]:
+    return tuple((int(seat), make_tile(*tile)) for seat, tile in raw)
+
+
+def _dump_plays(plays: tuple[Play, ...]) -> list[list[Any]]:
+    return [[seat, [tile.low, tile.high]] for seat, tile in plays]
+
+
+def dump_hand(hand: Hand) -> dict[str, Any]:
+    outcome = hand.outcome
+    return {
+        "number": hand.number,
+        "seed": hand.seed.hex(),
+        "commitment": hand.commitment,
+        "dealt": [[list(t) for t in h] for h in hand.dealt],
+        "hands": [[list(t) for t in h] for h in hand.hands],
+        "bids": [[seat, value] for seat, value in hand.bids],
+        "trump": hand.trump,
+        "tricks": [
+            {"plays": _dump_plays(t.plays), "winner": t.winner, "points": t.points}
+            for t in hand.tricks
+        ],
+        "trick": _dump_plays(hand.trick),
+        "outcome": None if outcome is None else {
+            "result": outcome.result, "side": outcome.side, "award": outcome.award,
+            "early": outcome.early,
+        },
+    }
+
+
+def load_hand(data: Mapping[str, Any]) -> Hand:
+    raw = data["outcome"]
+    return Hand(
+        number=data["number"],
+        seed=bytes.fromhex(data["seed"]),
+        commitment=data["commitment"],
+        dealt=tuple(_tiles(h) for h in data["dealt"]),
+        hands=tuple(_tiles(h) for h in data["hands"]),
+        bids=tuple((seat, value) for seat, value in data["bids"]),
+        trump=data["trump"],
+        tricks=tuple(
+            Trick(_plays(t["plays"]), t["winner"], t["points"]) for t in data["tricks"]
+        ),
+        trick=_plays(data["trick"]),
+        outcome=None if raw is None else Outcome(raw["result"], raw["side"], raw["award"], raw["early"]),
+    )
+
+
+def dump_state(state: Texas42State) -> dict[str, Any]:
+    return {
+        "game": "texas42",
+        "config": state.config.as_dict(),
+        "master": state.master.hex(),
+        "scores": list(state.scores),
+        "revealed": list(state.revealed),
+        "hand": dump_hand(state.hand),
+        "last": None if state.last is None else dump_hand(state.last),
+    }
+
+
+def load_state(data: Mapping[str, Any]) -> Texas42State:
+    scores = data["scores"]
+    return Texas42State(
+        config=Config(**data["config"]),
+        master=bytes.fromhex(data["master"]),
+        scores=(scores[0], scores[1]),
+        revealed=tuple(data["revealed"]),
+        hand=load_hand(data["hand"]),
+        last=None if data["last"] is None else load_hand(data["last"]),
+    )

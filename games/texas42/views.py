@@ -1,0 +1,230 @@
+"""What each seat sees of a 42 match, and the way back from a view to a full state.
+
+The log is derived from the hand (bids, trumps, tricks), never stored beside it, so a view
+and the state it came from cannot disagree; `state_from_view` reads the same log back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core.tiles import Tile, full_set, make_tile
+from games.texas42.bidding import PASS, high_bid
+from games.texas42.flow import (
+    bidder,
+    leader,
+    legal_actions,
+    phase,
+    points_taken,
+    sitting_out,
+    to_move,
+    tricks_won,
+)
+from games.texas42.state import SEATS, TEAMS, Config, Hand, Outcome, Texas42State, Trick
+
+Event = dict[str, Any]
+
+
+def _tile(tile: Tile) -> list[int]:
+    return [tile.low, tile.high]
+
+
+def hand_log(hand: Hand) -> list[Event]:
+    """The public events of a hand in order: bid/pass, trump, play, trick, hand_end."""
+    events: list[Event] = [
+        {"type": "pass", "seat": seat} if value == PASS else {"type": "bid", "seat": seat, "value": value}
+        for seat, value in hand.bids
+    ]
+    if hand.trump is not None:
+        events.append({"type": "trump", "seat": bidder(hand), "suit": hand.trump})
+    for trick in hand.tricks:
+        events += [{"type": "play", "seat": seat, "tile": _tile(tile)} for seat, tile in trick.plays]
+        events.append({
+            "type": "trick", "winner": trick.winner, "points": trick.points,
+            "tiles": [_tile(tile) for _, tile in trick.plays],
+        })
+    events += [{"type": "play", "seat": seat, "tile": _tile(tile)} for seat, tile in hand.trick]
+    outcome = hand.outcome
+    if outcome is not None:
+        best = high_bid(hand.bids)
+        events.append({
+            "type": "hand_end", "result": outcome.result,
+            "bidder": None if best is None else best[0], "bid": None if best is None else best[1],
+            "points": list(points_taken(hand)), "side": outcome.side, "award": outcome.award,
+            "early": outcome.early,
+        })
+    return events
+
+
+def hand_summary(hand: Hand) -> dict[str, Any]:
+    """The `last_hand` of the view: the whole finished hand, its seed revealed."""
+    outcome = hand.outcome
+    assert outcome is not None
+    best = high_bid(hand.bids)
+    return {
+        "number": hand.number,
+        "seed": hand.seed.hex(),
+        "commitment": hand.commitment,
+        "dealt": [[_tile(t) for t in h] for h in hand.dealt],
+        "hands_left": [[_tile(t) for t in h] for h in hand.hands],
+        "points": list(points_taken(hand)),
+        "tricks_won": list(tricks_won(hand)),
+        "winner": outcome.side,
+        "blocked": False,
+        "result": outcome.result,
+        "early": outcome.early,
+        "award": outcome.award,
+        "bidder": None if best is None else best[0],
+        "bid": None if best is None else best[1],
+        "trump": hand.trump,
+        "log": hand_log(hand),
+    }
+
+
+def result(state: Texas42State) -> dict[str, Any] | None:
+    if state.hand.outcome is None:
+        return None
+    scores = list(state.scores)
+    winner = 0 if scores[0] >= state.config.target else 1
+    return {
+        "scores": scores,
+        "teams": [list(t) for t in TEAMS],
+        "winner": winner,
+        "winning_seats": list(TEAMS[winner]),
+        "hands": state.hand.number + 1,
+        "scoring": "points" if state.config.points_scoring else "marks",
+    }
+
+
+def view(state: Texas42State, seat: int | None) -> dict[str, Any]:
+    if seat is not None and (type(seat) is not int or not 0 <= seat < SEATS):
+        raise ValueError(f"seat must be 0 to {SEATS - 1} or None, not {seat!r}")
+    hand = state.hand
+    config = state.config
+    mover = to_move(state)
+    best = high_bid(hand.bids)
+    out: dict[str, Any] = {
+        "game": "texas42",
+        "players": SEATS,
+        "seat": seat,
+        "options": config.as_dict(),
+    }
+    if seat is not None:
+        out["hand"] = [_tile(t) for t in hand.hands[seat]]
+    out.update({
+        "hand_sizes": [len(h) for h in hand.hands],
+        "boneyard": 0,
+        "to_move": mover,
+        "legal": legal_actions(state) if seat is not None and seat == mover else [],
+        "log": hand_log(hand),
+        "scores": list(state.scores),
+        "teams": [list(t) for t in TEAMS],
+        "hand_number": hand.number,
+        "commitment": hand.commitment,
+        "revealed": list(state.revealed),
+        "last_hand": None if state.last is None else hand_summary(state.last),
+        "match_over": mover is None,
+        "result": result(state),
+        "scoring": "points" if config.points_scoring else "marks",
+        "target": config.target,
+        "phase": phase(hand),
+        "shuffler": hand.shuffler,
+        "bids": [
+            {"seat": s, "pass": True} if v == PASS else {"seat": s, "bid": v} for s, v in hand.bids
+        ],
+        "high_bid": None if best is None else {"seat": best[0], "value": best[1]},
+        "bidder": bidder(hand) if len(hand.bids) == SEATS else None,
+        "trump": hand.trump,
+        "trick": [{"seat": s, "tile": _tile(t)} for s, t in hand.trick],
+        "leader": leader(hand),
+        "tricks_won": list(tricks_won(hand)),
+        "points_taken": list(points_taken(hand)),
+        "sitting_out": sitting_out(hand),
+        "decided": None if hand.outcome is None else hand.outcome.result,
+    })
+    return out
+
+
+# From a view back to a state ------------------------------------------------------------
+def _hand_from_log(
+    log: Sequence[Mapping[str, Any]], hands: tuple[tuple[Tile, ...], ...], *, number: int, seed: bytes,
+    commitment: str, dealt: tuple[tuple[Tile, ...], ...] | None,
+) -> Hand:
+    bids: list[tuple[int, int]] = []
+    trump = None
+    tricks: list[Trick] = []
+    plays: list[tuple[int, Tile]] = []
+    played: list[list[Tile]] = [[] for _ in range(SEATS)]
+    outcome = None
+    for event in log:
+        kind = event["type"]
+        if kind == "bid":
+            bids.append((event["seat"], event["value"]))
+        elif kind == "pass":
+            bids.append((event["seat"], PASS))
+        elif kind == "trump":
+            trump = event["suit"]
+        elif kind == "play":
+            tile = make_tile(*event["tile"])
+            plays.append((event["seat"], tile))
+            played[event["seat"]].append(tile)
+        elif kind == "trick":
+            tricks.append(Trick(tuple(plays), event["winner"], event["points"]))
+            plays = []
+        elif kind == "hand_end":
+            outcome = Outcome(event["result"], event["side"], event["award"], event["early"])
+    if dealt is None:
+        dealt = tuple(tuple(sorted((*hands[k], *played[k]))) for k in range(SEATS))
+    return Hand(
+        number, seed, commitment, dealt, hands, tuple(bids), trump, tuple(tricks), tuple(plays), outcome
+    )
+
+
+def _sorted_hands(raw: Sequence[Sequence[Any]]) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(tuple(sorted(make_tile(*t) for t in h)) for h in raw)
+
+
+def state_from_view(
+    view: Mapping[str, Any], hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
+) -> Texas42State:
+    """A full state equal to `view`, the hidden tiles placed as `hands` says.
+
+    The unknown seeds are replaced by stand-ins derived from the commitment, so later deals of
+    a sampled state are arbitrary but reproducible. `ValueError` when the tiles do not fit.
+    """
+    if boneyard:
+        raise ValueError("42 has no boneyard: every tile is in a hand")
+    if len(hands) != SEATS:
+        raise ValueError(f"42 needs {SEATS} hands, not {len(hands)}")
+    placed = _sorted_hands(hands)
+    if [len(h) for h in placed] != list(view["hand_sizes"]):
+        raise ValueError(f"hands of {[len(h) for h in placed]} tiles do not fit {view['hand_sizes']}")
+    seat = view.get("seat")
+    if seat is not None and list(placed[seat]) != sorted(make_tile(*t) for t in view["hand"]):
+        raise ValueError(f"seat {seat}'s own hand must be the one in the view")
+    commitment = view["commitment"]
+    stand_in = hashlib.sha256(b"texas42 sample " + commitment.encode("ascii")).digest()
+    hand = _hand_from_log(
+        view["log"], placed, number=view["hand_number"], seed=stand_in, commitment=commitment, dealt=None
+    )
+    shown = [t for h in placed for t in h] + [t for trick in hand.tricks for _, t in trick.plays]
+    shown += [t for _, t in hand.trick]
+    if sorted(shown) != list(full_set(6)):
+        raise ValueError("the hands and the tiles played must make up the set exactly once")
+    last = None
+    summary = view.get("last_hand")
+    if summary is not None:
+        last = _hand_from_log(
+            summary["log"], _sorted_hands(summary["hands_left"]), number=summary["number"],
+            seed=bytes.fromhex(summary["seed"]), commitment=summary["commitment"],
+            dealt=_sorted_hands(summary["dealt"]),
+        )
+    if hand.outcome is not None and last is not None:
+        hand = last
+    scores = view["scores"]
+    return Texas42State(
+        config=Config.from_options(view["options"]), master=stand_in, scores=(scores[0], scores[1]),
+        revealed=tuple(view["revealed"]), hand=hand, last=last,
+    )
