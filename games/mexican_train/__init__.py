@@ -1,0 +1,1 @@
+"""Mexican Train: a round per double, a personal train per seat and one shared train."""

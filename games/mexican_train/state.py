@@ -1,0 +1,131 @@
+"""The Mexican Train state: one frozen record per position, and its JSON form.
+
+The trains are kept as `lines`: one per seat in seat order, the Mexican train last, so every
+end is an index and an end id is a lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from games.core.tiles import Tile, make_tile
+
+Event = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainState:
+    """Everything about a match, secrets included; views show only the public part."""
+
+    players: int
+    top: int
+    rounds: int
+    hand_size: int
+    double_blank: int
+    multiple: bool
+    master: bytes
+    round: int
+    seed: bytes
+    commitment: str
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    #: Tiles of each personal train in seat order, then the Mexican train, from the engine out.
+    lines: tuple[tuple[Tile, ...], ...]
+    #: The number each line shows at its open end (the engine's while it is empty).
+    line_ends: tuple[int, ...]
+    markers: tuple[bool, ...]
+    #: Lines ending in an uncovered double, oldest first.
+    open_doubles: tuple[int, ...]
+    #: Whether each seat has had its first turn of the round.
+    opened: tuple[bool, ...]
+    turn: int | None
+    played: int
+    owed: bool
+    drawn: Tile | None
+    totals: tuple[int, ...]
+    dealt: tuple[tuple[Tile, ...], ...]
+    log: tuple[Event, ...]
+    revealed: tuple[str, ...]
+    last_hand: Event | None
+
+    @property
+    def engine(self) -> int:
+        return self.top - self.round
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {
+            "set": self.top,
+            "rounds": self.rounds,
+            "hand_size": self.hand_size,
+            "double_blank": self.double_blank,
+            "first_turn": "multiple" if self.multiple else "single",
+        }
+
+
+def freeze(value: Any) -> Any:
+    """JSON data as immutable data: lists become tuples, so a state can never be edited."""
+    if isinstance(value, Mapping):
+        return {k: freeze(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Frozen data as fresh JSON data: the caller may change it without touching the state."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _tiles(raw: Any) -> tuple[Tile, ...]:
+    return tuple(make_tile(int(t[0]), int(t[1])) for t in raw)
+
+
+_BYTES = ("master", "seed")
+_TILE_ROWS = ("hands", "lines", "dealt")
+_FROZEN = ("log", "last_hand")
+
+
+def dump_state(state: TrainState) -> dict[str, Any]:
+    """Every field as JSON; tiles as `[low, high]`, secrets as hex."""
+    out: dict[str, Any] = {}
+    for f in fields(state):
+        value = getattr(state, f.name)
+        if f.name in _BYTES:
+            out[f.name] = value.hex()
+        elif f.name == "drawn":
+            out[f.name] = None if value is None else [value.low, value.high]
+        else:
+            out[f.name] = thaw(value)
+    return out
+
+
+def load_state(data: Mapping[str, Any]) -> TrainState:
+    """The state `dump_state` wrote; `ValueError` when a field is missing or malformed."""
+    try:
+        kwargs: dict[str, Any] = {}
+        for f in fields(TrainState):
+            raw = data[f.name]
+            if f.name in _BYTES:
+                kwargs[f.name] = bytes.fromhex(raw)
+            elif f.name in _TILE_ROWS:
+                kwargs[f.name] = tuple(_tiles(row) for row in raw)
+            elif f.name == "boneyard":
+                kwargs[f.name] = _tiles(raw)
+            elif f.name == "drawn":
+                kwargs[f.name] = None if raw is None else make_tile(int(raw[0]), int(raw[1]))
+            elif f.name in _FROZEN:
+                kwargs[f.name] = freeze(raw)
+            elif isinstance(raw, list):
+                kwargs[f.name] = tuple(raw)
+            else:
+                kwargs[f.name] = raw
+        return TrainState(**kwargs)
+    except (KeyError, TypeError, IndexError) as exc:
+        raise ValueError(f"not a Mexican Train state: {exc!r}") from exc

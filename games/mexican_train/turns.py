@@ -1,0 +1,140 @@
+"""The turn sequence: the opening chain, one tile a turn, doubles, draw-or-mark.
+
+`legal_actions` and `advance` are the hot path of AI rollouts, so they work on indices and
+tuples and build dicts only for the actions they return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from games.core.actions import Action
+from games.core.tiles import Tile, make_tile
+from games.mexican_train.rounds import finish_round
+from games.mexican_train.state import TrainState
+from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_blocked, line_of
+
+PASS: Action = {"type": "pass"}
+DRAW: Action = {"type": "draw"}
+END_TURN: Action = {"type": "end_turn"}
+
+
+def legal_actions(state: TrainState) -> list[Action]:
+    """Every legal action of the seat to move; empty once the match is over."""
+    seat = state.turn
+    if seat is None:
+        return []
+    ends = state.line_ends
+    ids = end_ids(state.players)
+    tiles = (state.drawn,) if state.drawn is not None else state.hands[seat]
+    plays: list[Action] = [
+        {"type": "play", "tile": [t.low, t.high], "end": ids[i]}
+        for i in allowed_lines(state, seat)
+        for t in tiles
+        if t.low == ends[i] or t.high == ends[i]
+    ]
+    if in_opening(state, seat) and not state.owed:
+        if state.played == 0:
+            return plays or [PASS]
+        return [*plays, END_TURN]
+    if plays:
+        return plays
+    return [DRAW] if state.drawn is None and state.boneyard else [PASS]
+
+
+def _log(state: TrainState, event: dict[str, Any]) -> tuple[Any, ...]:
+    return (*state.log, event)
+
+
+def _end_values(state: TrainState, seat: int) -> tuple[int, ...]:
+    return tuple(sorted({state.line_ends[i] for i in allowed_lines(state, seat)}))
+
+
+def _next_turn(state: TrainState, seat: int) -> TrainState:
+    opened = state.opened if state.opened[seat] else tuple(
+        True if s == seat else o for s, o in enumerate(state.opened)
+    )
+    return replace(
+        state, turn=(seat + 1) % state.players, opened=opened, played=0, owed=False, drawn=None
+    )
+
+
+def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
+    hand = list(state.hands[seat])
+    hand.remove(tile)
+    hands = tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands))
+    lines = tuple((*ln, tile) if i == line else ln for i, ln in enumerate(state.lines))
+    line_ends = tuple(tile.other(v) if i == line else v for i, v in enumerate(state.line_ends))
+    open_doubles = tuple(i for i in state.open_doubles if i != line)
+    if tile.is_double:
+        open_doubles = (*open_doubles, line)
+    events: list[dict[str, Any]] = [
+        {"type": "play", "seat": seat, "tile": tile, "end": end_ids(state.players)[line]}
+    ]
+    markers = state.markers
+    if line == seat and markers[seat]:
+        markers = tuple(False if s == seat else m for s, m in enumerate(markers))
+        events.append({"type": "marker", "seat": seat, "end": events[0]["end"], "on": False})
+    chain = in_opening(state, seat) and state.multiple and state.drawn is None
+    after = replace(
+        state,
+        hands=hands,
+        lines=lines,
+        line_ends=line_ends,
+        open_doubles=open_doubles,
+        markers=markers,
+        played=state.played + 1,
+        owed=tile.is_double,
+        drawn=None,
+        log=(*state.log, *events),
+    )
+    if not hand:
+        return finish_round(after, seat)
+    if tile.is_double or chain:
+        return after
+    return _next_turn(after, seat)
+
+
+def _pass(state: TrainState, seat: int) -> TrainState:
+    events: list[dict[str, Any]] = [{"type": "pass", "seat": seat, "ends": _end_values(state, seat)}]
+    markers = state.markers
+    if not markers[seat]:
+        markers = tuple(True if s == seat else m for s, m in enumerate(markers))
+        events.append({"type": "marker", "seat": seat, "end": end_ids(state.players)[seat], "on": True})
+    return _next_turn(replace(state, markers=markers, log=(*state.log, *events)), seat)
+
+
+def _draw(state: TrainState, seat: int) -> TrainState:
+    tile = state.boneyard[0]
+    hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
+    event = {"type": "draw", "seat": seat, "ends": _end_values(state, seat)}
+    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=_log(state, event))
+
+
+def settle(state: TrainState) -> TrainState:
+    """End every round that nobody can play on any more (SPEC §3: no pass discovers a block)."""
+    while state.turn is not None and is_blocked(state):
+        state = finish_round(state, None)
+    return state
+
+
+def advance(state: TrainState, action: Action) -> TrainState:
+    """Apply a canonical legal action without checking it."""
+    seat = state.turn
+    assert seat is not None, "the match is over"
+    kind = action["type"]
+    if kind == "play":
+        line = line_of(state.players, action["end"])
+        assert line is not None, f"no end {action['end']!r}"
+        raw = action["tile"]
+        after = _play(state, seat, make_tile(raw[0], raw[1]), line)
+    elif kind == "draw":
+        after = _draw(state, seat)
+    elif kind == "pass":
+        after = _pass(state, seat)
+    elif kind == "end_turn":
+        after = _next_turn(replace(state, log=_log(state, {"type": "end_turn", "seat": seat})), seat)
+    else:
+        raise ValueError(f"Mexican Train has no {kind!r} action")
+    return settle(after)
