@@ -1,0 +1,522 @@
+"""Load on loopback: N rooms of 4 players against two daphne processes, beside a bare baseline.
+
+Each room's four clients play Draw through the real wire protocol (REST to create, seat and
+start; one WebSocket per seat), the seat to move sending a random legal action at a set pace.
+The figures: actions per second, latency from sending an action to the last seat receiving
+the new view (p50, p99, max), errors, views dropped (version gaps) or repaired (a seat that
+never got the view asks for `sync`), acknowledged actions lost, and server memory per
+connection (RSS delta over connections). The same generator then drives a bare Channels
+consumer (bench/bare_consumer.py) that only broadcasts ~1 KB per action on the stock
+RedisChannelLayer, so each figure is also a ratio measured in the same run.
+
+Everything is bounded: each phase lasts its set seconds, every wait has a timeout, and the
+run stops by itself. Usage (see docs/load.md):
+
+    .venv/bin/python bench/load.py --rooms 250 --rate 1 --duration 60 --sweep 2,3 --step 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import time
+import urllib.request
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+
+from tests.lobby.procs import LOAD_LIMITS, Daphne, daphne_group, open_stores  # noqa: E402
+
+PLAYERS = 4
+DELIVERY_TIMEOUT = 2.0
+REPAIR_TIMEOUT = 3.0
+CONNECT_TIMEOUT = 10.0
+HTTP_TIMEOUT = 10.0
+SETUP_CONCURRENCY = 8
+
+
+@dataclass
+class Phase:
+    """One measured stretch: `rate` actions per second per room, or None for as fast as possible."""
+
+    name: str
+    rate: float | None
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    started: float = 0.0
+    ended: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+        elapsed = max(self.ended - self.started, 1e-9)
+        return {
+            "phase": self.name,
+            "offered_per_room": self.rate,
+            "seconds": round(elapsed, 1),
+            "actions": self.actions,
+            "actions_per_s": round(self.actions / elapsed, 1),
+            "p50_ms": percentile_ms(ordered, 0.50),
+            "p99_ms": percentile_ms(ordered, 0.99),
+            "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
+        }
+
+
+def percentile_ms(ordered: list[float], share: float) -> float | None:
+    if not ordered:
+        return None
+    return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000, 1)
+
+
+@dataclass
+class Tally:
+    """Faults over the whole run of one target."""
+
+    errors: Counter[str] = field(default_factory=Counter)
+    dropped_views: int = 0
+    repaired_views: int = 0
+    timeouts: int = 0
+    lost_actions: int = 0
+    late_ticks: int = 0
+    matches_finished: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "errors": sum(self.errors.values()),
+            "error_codes": dict(self.errors),
+            "dropped_views": self.dropped_views,
+            "repaired_views": self.repaired_views,
+            "timeouts": self.timeouts,
+            "lost_actions": self.lost_actions,
+            "late_ticks": self.late_ticks,
+            "matches_finished": self.matches_finished,
+        }
+
+
+class Client:
+    """One seat's socket: keeps the newest view and tells its room what arrived."""
+
+    def __init__(self, room: Room, seat: int, ws: Any) -> None:
+        self.room = room
+        self.seat = seat
+        self.ws = ws
+        self.version = -1
+        self.view: dict[str, Any] = {}
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        tally = self.room.tally
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "state":
+                    self.on_state(message, now)
+                elif kind == "ack":
+                    self.room.acked.add(int(message["version"]))
+                elif kind == "error":
+                    tally.errors[str(message.get("code"))] += 1
+        except websockets.ConnectionClosed as closed:
+            if not self.room.closing:
+                tally.errors[f"closed:{closed.rcvd.code if closed.rcvd else 'none'}"] += 1
+
+    def on_state(self, message: dict[str, Any], now: float) -> None:
+        version = int(message["version"])
+        if version <= self.version:
+            return
+        if self.version >= 0 and version > self.version + 1:
+            self.room.tally.dropped_views += version - self.version - 1
+        self.version = version
+        self.view = message.get("view") or {}
+        self.room.on_view(now)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+
+class Room:
+    """Four clients of one room and the bookkeeping of its outstanding action."""
+
+    def __init__(self, code: str, tally: Tally, rng: random.Random) -> None:
+        self.code = code
+        self.tally = tally
+        self.rng = rng
+        self.clients: list[Client] = []
+        self.acked: set[int] = set()
+        self.waiting_for = 0
+        self.sent_at = 0.0
+        self.delivered = asyncio.Event()
+        self.latency: float | None = None
+        self.closing = False
+        self.actions = 0
+
+    @property
+    def version(self) -> int:
+        return min(c.version for c in self.clients)
+
+    def on_view(self, now: float) -> None:
+        if self.waiting_for and not self.delivered.is_set() and self.version >= self.waiting_for:
+            self.latency = now - self.sent_at
+            self.delivered.set()
+
+    async def wait_delivered(self, timeout: float) -> bool:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.delivered.wait(), timeout)
+        return self.delivered.is_set()
+
+    async def close(self) -> None:
+        self.closing = True
+        for client in self.clients:
+            with contextlib.suppress(Exception):
+                await client.ws.close()
+        for client in self.clients:
+            client.reader.cancel()
+
+
+class Target:
+    """How one kind of server is set up, joined and played: the game server or the bare consumer."""
+
+    name = ""
+    application = ""
+    needs_migrate = False
+
+    def __init__(self, servers: list[Daphne], tally: Tally, seed: int) -> None:
+        self.servers = servers
+        self.tally = tally
+        self.seed = seed
+
+    def server_for(self, code: str) -> Daphne:
+        """What haproxy's consistent hash does for the deployment: one process per room."""
+        return self.servers[zlib.crc32(code.encode()) % len(self.servers)]
+
+    async def open_room(self, index: int) -> Room:
+        raise NotImplementedError
+
+    def next_action(self, room: Room) -> tuple[Client, dict[str, Any]] | None:
+        raise NotImplementedError
+
+    async def connect(self, room: Room, paths: list[str]) -> None:
+        server = self.server_for(room.code)
+        for seat, path in enumerate(paths):
+            ws = await asyncio.wait_for(
+                websockets.connect(
+                    server.ws_url + path, origin=server.url, max_size=2**22, ping_interval=None,
+                    compression=None,
+                ),
+                CONNECT_TIMEOUT,
+            )
+            room.clients.append(Client(room, seat, ws))
+
+
+def http_json(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+        data = json.loads(response.read() or b"{}")
+    assert isinstance(data, dict)
+    return data
+
+
+class GameTarget(Target):
+    """The project's server: Draw for four through POST /api/rooms/ and /ws/rooms/<code>/."""
+
+    name = "server"
+    application = "config.asgi:application"
+    needs_migrate = True
+
+    def create_room(self, index: int) -> tuple[str, list[str]]:
+        base = self.servers[index % len(self.servers)].url
+        body = {"game": "draw", "players": PLAYERS, "options": {}, "name": "p0"}
+        made = http_json(f"{base}/api/rooms/", body)
+        code, tokens = str(made["code"]), [str(made["token"])]
+        for seat in range(1, PLAYERS):
+            tokens.append(str(http_json(f"{base}/api/rooms/{code}/seats/", {"name": f"p{seat}"})["token"]))
+        http_json(f"{base}/api/rooms/{code}/start/", {}, token=tokens[0])
+        return code, tokens
+
+    async def open_room(self, index: int) -> Room:
+        code, tokens = await asyncio.to_thread(self.create_room, index)
+        room = Room(code, self.tally, random.Random(f"{self.seed}:{index}"))
+        await self.connect(room, [f"/ws/rooms/{code}/?token={token}" for token in tokens])
+        await wait_all_versions(room, 0)
+        return room
+
+    def next_action(self, room: Room) -> tuple[Client, dict[str, Any]] | None:
+        seat = room.clients[0].view.get("to_move")
+        if seat is None:
+            return None
+        legal = room.clients[seat].view.get("legal") or []
+        if not legal:
+            self.tally.errors["no_legal_action"] += 1
+            return None
+        action = room.rng.choice(legal)
+        return room.clients[seat], {"type": "action", "id": f"a{room.version + 1}", "action": action}
+
+
+class BareTarget(Target):
+    """The baseline: a group broadcast per action, no game, no database."""
+
+    name = "bare"
+    application = "bench.bare_asgi:application"
+
+    async def open_room(self, index: int) -> Room:
+        room = Room(f"room{index}x{self.seed}", self.tally, random.Random(index))
+        await self.connect(room, [f"/ws/bare/{room.code}/"] * PLAYERS)
+        for client in room.clients:
+            client.version = 0
+        return room
+
+    def next_action(self, room: Room) -> tuple[Client, dict[str, Any]] | None:
+        version = room.version + 1
+        return room.clients[version % PLAYERS], {"type": "action", "version": version}
+
+
+async def wait_all_versions(room: Room, version: int, timeout: float = CONNECT_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while room.version < version and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    if room.version < version:
+        raise RuntimeError(f"room {room.code}: the first state did not reach every seat")
+
+
+async def play_one(target: Target, room: Room, phase: Phase) -> bool:
+    """Send one action and wait for all four views; False when the match is over."""
+    chosen = target.next_action(room)
+    if chosen is None:
+        return False
+    client, message = chosen
+    room.waiting_for = room.version + 1
+    room.delivered.clear()
+    room.sent_at = time.perf_counter()
+    await client.send(message)
+    if not await room.wait_delivered(DELIVERY_TIMEOUT):
+        if isinstance(target, BareTarget):
+            target.tally.timeouts += 1
+            return True
+        for lagging in room.clients:
+            if lagging.version < room.waiting_for:
+                target.tally.repaired_views += 1
+                await lagging.send({"type": "sync"})
+        if not await room.wait_delivered(REPAIR_TIMEOUT):
+            target.tally.timeouts += 1
+            return False
+        room.latency = None
+    if room.latency is not None:
+        phase.latencies.append(room.latency)
+    phase.actions += 1
+    room.actions += 1
+    return True
+
+
+async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, stop_at: float) -> None:
+    """One room through one phase: paced with a random phase offset, or back to back."""
+    room = rooms[index]
+    interval = 1.0 / phase.rate if phase.rate else 0.0
+    next_tick = time.perf_counter() + room.rng.random() * interval
+    while time.perf_counter() < stop_at:
+        if interval:
+            delay = next_tick - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            elif delay < -interval:
+                target.tally.late_ticks += 1
+                next_tick = time.perf_counter()
+            next_tick += interval
+            if time.perf_counter() >= stop_at:
+                break
+        if not await play_one(target, room, phase):
+            target.tally.matches_finished += 1
+            await room.close()
+            room = await target.open_room(index + len(rooms) * (1 + target.tally.matches_finished))
+            rooms[index] = room
+
+
+async def run_phase(target: Target, rooms: list[Room], phase: Phase) -> dict[str, Any]:
+    phase.started = time.perf_counter()
+    stop_at = phase.started + phase.seconds
+    await asyncio.gather(*(drive(target, rooms, i, phase, stop_at) for i in range(len(rooms))))
+    phase.ended = time.perf_counter()
+    return phase.summary()
+
+
+async def request_final_states(rooms: list[Room]) -> None:
+    """Ask one seat per room for the current state, then give the answers a moment to arrive."""
+    for room in rooms:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await room.clients[0].send({"type": "sync"})
+    await asyncio.sleep(1.0)
+
+
+def count_lost(target: Target, rooms: list[Room]) -> None:
+    """Every acknowledged action must be in the newest state a seat holds after a `sync`."""
+    for room in rooms:
+        final = max(c.version for c in room.clients)
+        target.tally.lost_actions += sum(1 for v in room.acked if v > final)
+
+
+def total_rss(servers: list[Daphne]) -> int:
+    return sum(server.rss() for server in servers)
+
+
+async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]:
+    warm = await target.open_room(10**6)
+    for _ in range(3):
+        await play_one(target, warm, Phase("warm", None, 0))
+    await warm.close()
+    await asyncio.sleep(1.0)
+    rss_before = total_rss(target.servers)
+    semaphore = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def opened(index: int) -> Room:
+        async with semaphore:
+            return await target.open_room(index)
+
+    setup_started = time.perf_counter()
+    rooms = list(await asyncio.gather(*(opened(i) for i in range(args.rooms))))
+    setup_seconds = time.perf_counter() - setup_started
+    await asyncio.sleep(args.settle)
+    connections = len(rooms) * PLAYERS
+    rss_idle = total_rss(target.servers)
+    phases = [Phase("paced", args.rate, args.duration)]
+    phases += [Phase(f"sweep {rate:g}/s per room", rate, args.step) for rate in args.sweep]
+    if args.ceiling:
+        phases.append(Phase("ceiling (back to back)", None, args.ceiling))
+    summaries = []
+    for phase in phases:
+        summaries.append(await run_phase(target, rooms, phase))
+        print(f"  {target.name} {json.dumps(summaries[-1])}", file=sys.stderr, flush=True)
+    if isinstance(target, GameTarget):
+        await request_final_states(rooms)
+        count_lost(target, rooms)
+    for room in rooms:
+        await room.close()
+    return {
+        "target": target.name,
+        "rooms": len(rooms),
+        "connections": connections,
+        "setup_seconds": round(setup_seconds, 1),
+        "rss_idle_mib": round(rss_idle / 2**20, 1),
+        "memory_per_connection_kib": round((rss_idle - rss_before) / connections / 1024, 1),
+        "phases": summaries,
+        **target.tally.summary(),
+    }
+
+
+@contextlib.contextmanager
+def servers_for(target_class: type[Target], args: argparse.Namespace) -> Iterator[list[Daphne]]:
+    database = args.database_url if target_class.needs_migrate else "sqlite"
+    stores = open_stores(database=database, redis_url=args.redis_url)
+    try:
+        with daphne_group(
+            args.processes, target_class.application, extra_env=LOAD_LIMITS,
+            needs_migrate=target_class.needs_migrate, stores=stores,
+        ) as (_, servers):
+            yield servers
+    finally:
+        stores.close()
+
+
+async def measure(target_class: type[Target], args: argparse.Namespace) -> dict[str, Any]:
+    with servers_for(target_class, args) as servers:
+        target = target_class(servers, Tally(), args.seed)
+        return await asyncio.wait_for(run_target(target, args), args.time_limit)
+
+
+def ratios(server: dict[str, Any], bare: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for mine, base in zip(server["phases"], bare["phases"]):
+        name = mine["phase"]
+        for key in ("actions_per_s", "p50_ms", "p99_ms"):
+            if mine[key] and base[key]:
+                out[f"{name}: {key} server/bare"] = round(mine[key] / base[key], 2)
+    if bare["memory_per_connection_kib"] > 0:
+        out["memory per connection server/bare"] = round(
+            server["memory_per_connection_kib"] / bare["memory_per_connection_kib"], 2
+        )
+    return out
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=250)
+    parser.add_argument("--rate", type=float, default=1.0, help="actions per second per room, paced phase")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of the paced phase")
+    parser.add_argument("--sweep", type=lambda s: [float(x) for x in s.split(",") if x], default=[],
+                        help="further per-room rates, one phase each, e.g. 2,3")
+    parser.add_argument("--step", type=float, default=15.0, help="seconds of each sweep phase")
+    parser.add_argument("--ceiling", type=float, default=15.0,
+                        help="seconds of back-to-back play per room (0: skip)")
+    parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before measuring memory")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--targets", default="server,bare", help="server, bare or both (comma separated)")
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test"),
+                        help="a fresh database is created beside this one and dropped afterwards")
+    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--seed", type=int, default=20260805)
+    parser.add_argument("--time-limit", type=float, default=1800.0, help="hard stop for each target, seconds")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = parser.parse_args(argv)
+    if args.rooms < 1 or args.rooms > 5000:
+        parser.error("--rooms must be 1..5000")
+    if args.rate <= 0:
+        parser.error("--rate must be positive")
+    return args
+
+
+def print_table(report: dict[str, Any]) -> None:
+    for result in report["results"]:
+        print(f"== {result['target']}: {result['rooms']} rooms, {result['connections']} sockets, "
+              f"{report['processes']} processes; setup {result['setup_seconds']} s")
+        print(f"   memory: {result['memory_per_connection_kib']} KiB per idle connection "
+              f"(RSS {result['rss_idle_mib']} MiB in all)")
+        print("   phase                          actions/s    p50 ms    p99 ms    max ms  actions")
+        for p in result["phases"]:
+            print(f"   {p['phase']:<30} {p['actions_per_s']:>9} {p['p50_ms']!s:>9} {p['p99_ms']!s:>9} "
+                  f"{p['max_ms']!s:>9} {p['actions']:>8}")
+        print(f"   errors {result['errors']} {result['error_codes'] or ''}, dropped views "
+              f"{result['dropped_views']}, repaired by sync {result['repaired_views']}, timeouts "
+              f"{result['timeouts']}, lost actions {result['lost_actions']}, late ticks "
+              f"{result['late_ticks']}, matches finished {result['matches_finished']}")
+    for key, value in report.get("ratios", {}).items():
+        print(f"   ratio {key}: {value}")
+
+
+async def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    chosen = {"server": GameTarget, "bare": BareTarget}
+    names = [n.strip() for n in args.targets.split(",") if n.strip()]
+    if not names or any(n not in chosen for n in names):
+        raise SystemExit("--targets takes server and/or bare")
+    report: dict[str, Any] = {"processes": args.processes, "cpus": os.cpu_count(), "results": []}
+    for name in names:
+        print(f"measuring {name} ...", file=sys.stderr, flush=True)
+        report["results"].append(await measure(chosen[name], args))
+    by_name = {r["target"]: r for r in report["results"]}
+    if {"server", "bare"} <= set(by_name):
+        report["ratios"] = ratios(by_name["server"], by_name["bare"])
+    return report
+
+
+if __name__ == "__main__":
+    result = asyncio.run(main())
+    if "--json" in sys.argv:
+        print(json.dumps(result))
+    else:
+        print_table(result)
