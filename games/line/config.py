@@ -1,0 +1,135 @@
+"""The options of SPEC §6 for the line games, resolved once into a frozen configuration.
+
+Defaults that depend on the game, the set and the player count (hand size, target) are filled
+in here, so the resolved options a view shows can start an identical match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.options import Option, resolve_options, verify_players
+from games.core.tiles import set_size
+
+#: Most players each set seats (the main document's table of sets).
+SET_PLAYERS: dict[int, int] = {6: 4, 9: 6, 12: 10}
+
+#: Default hand sizes by game and set, indexed by player count. Double-six follows SPEC §6;
+#: the larger sets are this project's choice (docs/rules-line.md).
+_LARGE_SETS: dict[int, dict[int, int]] = {
+    9: {2: 9, 3: 9, 4: 9, 5: 7, 6: 7},
+    12: {2: 12, 3: 12, 4: 12, 5: 11, 6: 11, 7: 9, 8: 9, 9: 7, 10: 7},
+}
+_DOUBLE_SIX: dict[str, dict[int, int]] = {
+    "block": {2: 7, 3: 5, 4: 5},
+    "draw": {2: 7, 3: 7, 4: 6},
+    "allfives": {2: 7, 3: 5, 4: 5},
+}
+
+
+def default_hand_size(game: str, top: int, players: int) -> int:
+    if top == 6:
+        return _DOUBLE_SIX[game][players]
+    return _LARGE_SETS[top][players]
+
+
+def default_target(game: str, players: int, partnership: bool) -> int:
+    if game == "allfives":
+        return 250 if players == 2 else 200
+    return 100 if players == 2 or partnership else 61
+
+
+@dataclass(frozen=True, slots=True)
+class LineConfig:
+    """A match's fixed facts: game, seats, resolved options and the sides they imply."""
+
+    game: str
+    players: int
+    top: int
+    partnership: bool
+    hand_size: int
+    scoring: str
+    spinner: bool
+    reserve: int
+    target: int
+    next_lead: str
+    double_blank: int
+    round_to_five: bool
+    draws: bool
+    fives: bool
+    side: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+
+    def options(self) -> dict[str, Any]:
+        """The resolved options, as a view shows them and `new_match` accepts them."""
+        return {
+            "set": self.top,
+            "partnership": self.partnership,
+            "hand_size": self.hand_size,
+            "scoring": self.scoring,
+            "spinner": self.spinner,
+            "boneyard_reserve": self.reserve,
+            "target": self.target,
+            "next_lead": self.next_lead,
+            "double_blank": self.double_blank,
+            "round_to_five": self.round_to_five,
+        }
+
+
+def schema(game: str) -> tuple[Option, ...]:
+    fives = game == "allfives"
+    return (
+        Option("set", 6, choices=(6, 9, 12), help="double-six, -nine or -twelve"),
+        Option("partnership", False, choices=(False, True), help="4 players: seats 0+2 against 1+3"),
+        Option("hand_size", None, minimum=1, maximum=45, nullable=True, help="null: the documents' table"),
+        Option("scoring", "pagat", choices=("pagat", "opponents"),
+               help="pagat: a blocked hand's winner subtracts their own pips"),
+        Option("spinner", fives, choices=(False, True), help="the first double branches four ways"),
+        Option("boneyard_reserve", 2 if game == "draw" else 0, minimum=0, maximum=90,
+               help="tiles never drawn from the boneyard"),
+        Option("target", None, minimum=1, maximum=10000, nullable=True, help="null: the documents' target"),
+        Option("next_lead", "winner", choices=("winner", "highest_double"),
+               help="who leads the hands after the first"),
+        Option("double_blank", 0, choices=(0, 50), help="what the 0-0 counts in a hand"),
+        Option("round_to_five", fives, choices=(False, True), help="hand-end points to the nearest five"),
+    )
+
+
+def resolve_config(game: str, players: object, options: Mapping[str, Any] | None,
+                   draws: bool, fives: bool) -> LineConfig:
+    """The configuration of a new match; `ValueError` names the option that is wrong."""
+    count = verify_players(game, players, 2, max(SET_PLAYERS.values()))
+    values = resolve_options(game, schema(game), options, count)
+    top: int = values["set"]
+    if count > SET_PLAYERS[top]:
+        raise ValueError(
+            f"option 'players' for {game} on double-{top} must be 2 to {SET_PLAYERS[top]}, not {count}"
+        )
+    partnership: bool = values["partnership"]
+    if partnership and count != 4:
+        raise ValueError(f"option 'partnership' needs 4 players, not {count}")
+    hand_size = values["hand_size"]
+    if hand_size is None:
+        hand_size = default_hand_size(game, top, count)
+    if hand_size * count > set_size(top):
+        raise ValueError(
+            f"option 'hand_size' {hand_size} for {count} players needs {hand_size * count} tiles; "
+            f"double-{top} has {set_size(top)}"
+        )
+    target = values["target"]
+    if target is None:
+        target = default_target(game, count, partnership)
+    if partnership:
+        side = tuple(seat % 2 for seat in range(count))
+        teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+    else:
+        side = tuple(range(count))
+        teams = tuple((seat,) for seat in range(count))
+    return LineConfig(
+        game=game, players=count, top=top, partnership=partnership, hand_size=hand_size,
+        scoring=values["scoring"], spinner=values["spinner"], reserve=values["boneyard_reserve"],
+        target=target, next_lead=values["next_lead"], double_blank=values["double_blank"],
+        round_to_five=values["round_to_five"], draws=draws, fives=fives, side=side, teams=teams,
+    )

@@ -1,0 +1,84 @@
+"""Starting hands, ending them, and ending the match.
+
+A hand that ends is scored and summarised, and the next one is dealt inside the same step,
+unless a side has reached the target: then the match is over and the seed is revealed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.core.layout import EMPTY
+from games.line.config import LineConfig
+from games.line.dealing import deal_hand, opening
+from games.line.scoring import score_hand
+from games.line.state import HAND_END, NOBODY, OVER, HandSummary, LineState
+from games.line.tables import table
+
+
+def start_hand(config: LineConfig, master: bytes, number: int, *, scores: tuple[int, ...],
+               revealed: tuple[str, ...], last_hand: HandSummary | None, leader: int) -> LineState:
+    """Hand `number` dealt from the master seed; `leader` leads with any tile when >= 0."""
+    seed, commit, dealt, boneyard = deal_hand(config, master, number)
+    tiles = table(config.top)
+    hands = tuple(tiles_mask(d) for d in dealt)
+    seat, lead = opening(tiles, hands, leader)
+    return LineState(
+        config=config, master=master, seed=seed, commitment=commit, hand_number=number,
+        hands=hands, boneyard=tuple(boneyard), layout=EMPTY, lead=lead, to_move=seat,
+        scores=scores, fives=(0,) * len(scores), log=(), dealt=dealt, revealed=revealed,
+        last_hand=last_hand,
+    )
+
+
+def tiles_mask(indices: tuple[int, ...]) -> int:
+    mask = 0
+    for i in indices:
+        mask |= 1 << i
+    return mask
+
+
+def next_leader(config: LineConfig, winner_seat: int) -> int:
+    """Who leads the next hand with any tile, or -1 for the highest-double rule."""
+    if config.next_lead == "winner" and winner_seat != NOBODY:
+        return winner_seat
+    return -1
+
+
+def end_hand(state: LineState, out: int) -> LineState:
+    """Score the hand in `state` (seat `out` went out, or `NOBODY`: blocked), deal the next one."""
+    config = state.config
+    tiles = table(config.top)
+    pips = tuple(tiles.pip_count(h, config.double_blank) for h in state.hands)
+    outcome = score_hand(config, pips, out)
+    points = [0] * len(state.scores)
+    scores = list(state.scores)
+    if outcome.winner != NOBODY and outcome.points:
+        points[outcome.winner] = outcome.points
+        scores[outcome.winner] += outcome.points
+    blocked = out == NOBODY
+    log = (*state.log, (HAND_END, outcome.winner, blocked, tuple(points)))
+    summary = HandSummary(
+        number=state.hand_number, seed=state.seed, commitment=state.commitment, dealt=state.dealt,
+        hands_left=state.hands, points=tuple(points), fives=state.fives, winner=outcome.winner,
+        blocked=blocked, stopped=False, log=log,
+    )
+    final = tuple(scores)
+    revealed = (*state.revealed, state.seed.hex())
+    if max(final) >= config.target:
+        return replace(state, to_move=OVER, scores=final, log=log, revealed=revealed, last_hand=summary)
+    return start_hand(config, state.master, state.hand_number + 1, scores=final, revealed=revealed,
+                      last_hand=summary, leader=next_leader(config, outcome.leader))
+
+
+def stop_at_target(state: LineState, side: int) -> LineState:
+    """All Fives: `side` reached the target on the ends, so the match ends in mid-hand."""
+    points = (0,) * len(state.scores)
+    log = (*state.log, (HAND_END, side, False, points))
+    summary = HandSummary(
+        number=state.hand_number, seed=state.seed, commitment=state.commitment, dealt=state.dealt,
+        hands_left=state.hands, points=points, fives=state.fives, winner=side, blocked=False,
+        stopped=True, log=log,
+    )
+    return replace(state, to_move=OVER, log=log, revealed=(*state.revealed, state.seed.hex()),
+                   last_hand=summary)

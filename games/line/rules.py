@@ -1,0 +1,102 @@
+"""Block, Draw and All Fives through the engine protocol of SPEC §3.
+
+One rules class; the variants differ only in class-level flags: whether a seat that cannot
+play draws (`draws`) and whether the open ends score during the hand (`fives`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core.actions import Action
+from games.core.fairness import master_seed
+from games.core.protocol import Rules
+from games.core.tiles import Tile
+from games.line import explain, moves, serial, views
+from games.line.config import LineConfig, resolve_config
+from games.line.match import start_hand
+from games.line.state import OVER, LineState
+
+
+class LineRules(Rules[LineState]):
+    """The shared line game: play to an open end, must play when able, lowest pips win."""
+
+    name = ""
+    min_players = 2
+    max_players = 10
+    draws = True
+    fives = False
+
+    def configure(self, players: object, options: Mapping[str, Any] | None) -> LineConfig:
+        """The resolved configuration; `ValueError` names a bad option."""
+        return resolve_config(self.name, players, options, self.draws, self.fives)
+
+    def new_match(self, players: int, options: Mapping[str, Any] | None = None,
+                  seed: bytes | None = None) -> LineState:
+        config = self.configure(players, options)
+        master = master_seed(seed)
+        return start_hand(config, master, 0, scores=(0,) * len(config.teams), revealed=(), last_hand=None,
+                          leader=-1)
+
+    def to_move(self, state: LineState) -> int | None:
+        return None if state.to_move == OVER else state.to_move
+
+    def legal_actions(self, state: LineState) -> list[Action]:
+        return moves.legal_actions(state)
+
+    def advance(self, state: LineState, action: Action) -> LineState:
+        return moves.advance(state, action)
+
+    def view(self, state: LineState, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def result(self, state: LineState) -> dict[str, Any] | None:
+        return views.result(state)
+
+    def dump(self, state: LineState) -> dict[str, Any]:
+        return serial.dump(state)
+
+    def load(self, data: Mapping[str, Any]) -> LineState:
+        if data.get("game") != self.name:
+            raise ValueError(f"this is a dump of {data.get('game')!r}, not {self.name}")
+        return serial.load(self.configure(data["players"], data["options"]), data)
+
+    def explain_illegal(self, state: LineState, action: Action) -> str:
+        return explain.explain_illegal(state, action)
+
+    def hand_index(self, state: LineState) -> int:
+        return state.hand_number
+
+    def scores(self, state: LineState) -> list[int]:
+        return list(state.scores)
+
+    def teams(self, state: LineState) -> list[list[int]]:
+        return [list(t) for t in state.config.teams]
+
+    def state_from_view(self, view: Mapping[str, Any], hands: Sequence[Sequence[Tile]],
+                        boneyard: Sequence[Tile]) -> LineState:
+        if view.get("game") != self.name:
+            raise ValueError(f"this is a view of {view.get('game')!r}, not {self.name}")
+        config = self.configure(view["players"], view["options"])
+        return serial.from_view(config, view, hands, boneyard)
+
+
+class BlockRules(LineRules):
+    """Block: a seat that cannot play passes; the boneyard is never used."""
+
+    name = "block"
+    draws = False
+
+
+class DrawRules(LineRules):
+    """Draw: a seat that cannot play draws one tile at a time, never the last reserve tiles."""
+
+    name = "draw"
+
+
+class AllFivesRules(LineRules):
+    """All Fives (Muggins): Draw with a spinner, scoring open-end totals that are multiples of five."""
+
+    name = "allfives"
+    fives = True

@@ -1,0 +1,82 @@
+"""Precomputed tables of a set, so hands can be bitmasks of tile indices.
+
+Bit `i` of a hand stands for tile `i` of the set's canonical order (SPEC §1). A seat can play
+on an end showing `v` exactly when `hand & suit[v]` is non-zero, which keeps the hot paths of
+`legal_actions` and `advance` to a few integer operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from games.core.tiles import Tile, full_set, tile_index
+
+
+@dataclass(frozen=True, slots=True)
+class TileTable:
+    """Per-tile and per-number facts of one set (double-`top`)."""
+
+    top: int
+    tiles: tuple[Tile, ...]
+    low: tuple[int, ...]
+    high: tuple[int, ...]
+    pips: tuple[int, ...]
+    suit: tuple[int, ...]
+    grid: tuple[tuple[int, ...], ...]
+    doubles_high_first: tuple[int, ...]
+    by_weight: tuple[int, ...]
+
+    def index(self, tile: Tile) -> int:
+        return tile_index(tile, self.top)
+
+    def knows(self, tile: Tile) -> bool:
+        return tile.high <= self.top
+
+    def mask(self, tiles: Iterable[Tile]) -> int:
+        out = 0
+        for t in tiles:
+            out |= 1 << tile_index(t, self.top)
+        return out
+
+    def tiles_of(self, mask: int) -> list[Tile]:
+        return [self.tiles[i] for i in bits(mask)]
+
+    def pip_count(self, mask: int, double_blank: int) -> int:
+        """Pips held, the double-blank counting `double_blank` (it is tile 0 of every set)."""
+        total = 0
+        for i in bits(mask):
+            total += self.pips[i]
+        return total + double_blank if mask & 1 else total
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indexes of the set bits of `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@cache
+def table(top: int) -> TileTable:
+    tiles = full_set(top)
+    suit = [0] * (top + 1)
+    for i, t in enumerate(tiles):
+        suit[t.low] |= 1 << i
+        suit[t.high] |= 1 << i
+    doubles = tuple(tile_index(Tile(d, d), top) for d in range(top, -1, -1))
+    by_weight = tuple(sorted(range(len(tiles)), key=lambda i: (-tiles[i].pips, -tiles[i].high)))
+    return TileTable(
+        top=top,
+        tiles=tiles,
+        low=tuple(t.low for t in tiles),
+        high=tuple(t.high for t in tiles),
+        pips=tuple(t.pips for t in tiles),
+        suit=tuple(suit),
+        grid=tuple(tuple(tile_index(Tile(min(a, b), max(a, b)), top) for b in range(top + 1))
+                   for a in range(top + 1)),
+        doubles_high_first=doubles,
+        by_weight=by_weight,
+    )

@@ -1,0 +1,109 @@
+"""Whole matches of Block, Draw and All Fives under every option preset, played at random.
+
+Each step checks the protocol promises: a legal action exists whenever someone is to move, views
+are JSON and hide what they must, `load(dump(s)) == s`, and the match ends.
+"""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core.tiles import full_set
+from games.engine import get_rules
+
+PRESETS = [
+    ("block", 2, {}),
+    ("block", 3, {"scoring": "opponents"}),
+    ("block", 4, {"partnership": True, "hand_size": 7}),
+    ("block", 4, {"spinner": True, "double_blank": 50}),
+    ("draw", 2, {}),
+    ("draw", 3, {"next_lead": "highest_double"}),
+    ("draw", 4, {"partnership": True}),
+    ("draw", 2, {"set": 9, "boneyard_reserve": 0, "spinner": True}),
+    ("draw", 6, {"set": 12, "target": 40}),
+    ("allfives", 2, {}),
+    ("allfives", 3, {"spinner": False}),
+    ("allfives", 4, {"partnership": True, "round_to_five": False}),
+    ("allfives", 2, {"set": 12, "target": 150}),
+]
+
+
+def hidden_tiles(rules, state, seat):
+    """Tiles the seat must not see: other hands and the boneyard."""
+    dump = rules.dump(state)
+    hidden = [tuple(t) for t in dump["boneyard"]]
+    for k, hand in enumerate(dump["hands"]):
+        if k != seat:
+            hidden += [tuple(t) for t in hand]
+    return hidden
+
+
+def play_match(game, players, options, seed, pick):
+    rules = get_rules(game)
+    state = rules.new_match(players, options, seed=seed)
+    steps = 0
+    while rules.to_move(state) is not None:
+        legal = rules.legal_actions(state)
+        assert legal
+        seat = rules.to_move(state)
+        view = rules.view(state, seat)
+        assert view["legal"] == legal
+        assert rules.view(state, (seat + 1) % players)["legal"] == []
+        text = json.dumps(view)
+        assert rules.view(state, None).get("hand") is None
+        assert state.seed.hex() not in text
+        assert json.dumps(view["hand"]) != "null"
+        action = legal[pick(len(legal))]
+        nxt = rules.apply(state, action)
+        assert rules.load(json.loads(json.dumps(rules.dump(nxt)))) == nxt
+        state = nxt
+        steps += 1
+        assert steps < 20000
+    return rules, state
+
+
+@pytest.mark.parametrize(("game", "players", "options"), PRESETS)
+def test_random_matches_end_with_a_result(game, players, options) -> None:
+    rng = random.Random(7)
+    rules, state = play_match(game, players, options, f"{game}{players}".encode(), rng.randrange)
+    result = rules.result(state)
+    target = rules.view(state, 0)["options"]["target"]
+    assert max(result["scores"]) >= target
+    assert result["scores"] == rules.scores(state)
+    assert result["winner"] == result["scores"].index(max(result["scores"]))
+    view = rules.view(state, None)
+    assert view["match_over"] and view["to_move"] is None and view["result"] == result
+    assert len(view["revealed"]) == result["hands"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), preset=st.sampled_from(PRESETS), data=st.data())
+def test_views_never_show_hidden_tiles(seed, preset, data) -> None:
+    game, players, options = preset
+    rules = get_rules(game)
+    state = rules.new_match(players, options, seed=seed)
+    for _ in range(40):
+        if rules.to_move(state) is None:
+            break
+        for seat in [None, *range(players)]:
+            view = rules.view(state, seat)
+            assert state.seed.hex() not in json.dumps(view)
+            own = {tuple(t) for t in view.get("hand", [])}
+            assert own.isdisjoint(hidden_tiles(rules, state, seat))
+            on_table = {tuple(e["tile"]) for e in view["log"] if e["type"] == "play"}
+            visible = own | on_table
+            mentioned = {tuple(a["tile"]) for a in view["legal"] if "tile" in a}
+            layout = view["layout"]
+            if layout["lead"]:
+                mentioned.add(tuple(layout["lead"]["tile"]))
+            mentioned |= {tuple(t["tile"]) for arm in layout["arms"].values() for t in arm}
+            assert mentioned <= visible
+            for tile in hidden_tiles(rules, state, seat):
+                assert tile not in visible
+            assert sum(view["hand_sizes"]) + view["boneyard"] + len(on_table) == len(
+                full_set(view["options"]["set"]))
+        legal = rules.legal_actions(state)
+        state = rules.apply(state, legal[data.draw(st.integers(0, len(legal) - 1))])
