@@ -1,0 +1,43 @@
+"""Hard: infers voids, samples consistent deals and searches them (see `search.py`).
+
+Its work per decision is the kit's budget of playouts, so it is deterministic given its
+seed and bounded in time on any machine in proportion to that machine's speed.
+"""
+
+from __future__ import annotations
+
+from games.ai.kit import Kit
+from games.ai.policy import View, bot_seed, decision_rng, legal_of
+from games.ai.search import pimc_values
+from games.core.actions import Action
+from games.engine import get_rules
+
+
+class HardBot:
+    """Determinized Monte Carlo search over the kit's rollout policy."""
+
+    level = "hard"
+
+    def __init__(
+        self, game: str, kit: Kit, seed: bytes | str | int | None = None, budget: int | None = None
+    ) -> None:
+        self.game = game
+        self.kit = kit
+        self.seed = bot_seed(seed)
+        self.rules = get_rules(game)
+        self.fixed_budget = budget
+
+    def choose(self, view: View) -> Action:
+        legal = legal_of(view)
+        if len(legal) == 1:
+            return legal[0]
+        rng = decision_rng(self.seed, view)
+        budget = self.fixed_budget if self.fixed_budget is not None else self.kit.budget(view)
+        special = self.kit.special(self.rules, view, legal, rng, budget)
+        if special is not None:
+            return special
+        values = pimc_values(
+            self.rules, self.kit, view, legal, rng, budget=budget, win_bonus=self.kit.win_bonus
+        )
+        best = max(range(len(legal)), key=lambda i: (values[i], -i))
+        return legal[best]

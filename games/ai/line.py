@@ -1,0 +1,128 @@
+"""Block, Draw and All Fives: voids from passes and draws, a heuristic, a rollout policy.
+
+The heuristic follows the documents' advice, measured against Easy and Hard: shed heavy
+tiles and doubles early, keep a spread of numbers, leave ends you can answer and opponents
+cannot, and in All Fives take the points on offer without leaving an easy five.
+Consequences of a play (points, new ends) are asked of the engine on a sampled deal, so the
+heuristic never re-implements the layout rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
+from games.ai.policy import View
+from games.ai.search import determinize, my_side
+from games.core.actions import Action
+from games.core.protocol import Rules
+from games.core.tiles import Tile
+
+
+def end_total(ends: Sequence[Mapping[str, Any]]) -> int:
+    """The All Fives count of a layout's open ends (a crosswise double counts both halves)."""
+    return sum(int(e["value"]) * (2 if e.get("double") else 1) for e in ends)
+
+
+def best_reply_points(ends: Sequence[Mapping[str, Any]], tiles: Sequence[Tile]) -> int:
+    """Most points one of `tiles` could score on these ends next turn (approximate)."""
+    total = end_total(ends)
+    best = 0
+    for tile in tiles:
+        for end in ends:
+            value = int(end["value"])
+            if not tile.has(value):
+                continue
+            old = value * (2 if end.get("double") else 1)
+            far = tile.other(value)
+            new = far * (2 if tile.is_double else 1)
+            count = total - old + new
+            if count > 0 and count % 5 == 0:
+                best = max(best, count)
+    return best
+
+
+def is_void(hidden: HiddenHand, number: int) -> bool:
+    return bool(hidden.slots) and all(number in slot for slot in hidden.slots)
+
+
+class LineKit:
+    """Knowledge of the line games for Medium and Hard."""
+
+    win_bonus = 15.0
+
+    def budget(self, view: View) -> int:
+        return 60 if len(view.get("hand_sizes") or ()) <= 2 else 48
+
+    def hidden(self, view: View) -> dict[int, HiddenHand]:
+        return line_hidden_hands(view)
+
+    def unseen(self, view: View) -> list[Tile]:
+        return unseen_tiles(view)
+
+    def special(
+        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+    ) -> Action | None:
+        return None
+
+    def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+        plays = [a for a in legal if a["type"] == "play"]
+        if not plays:
+            return legal[0]
+        me = int(view["seat"])
+        fives = view.get("game") == "allfives"
+        hand = hand_of(view)
+        hidden = self.hidden(view)
+        unseen = self.unseen(view)
+        side = my_side(view)
+        teams = view.get("teams") or []
+        partners = set(teams[side]) if teams else {me}
+        before = list(view.get("scores") or ())
+        number = int(view.get("hand_number") or 0)
+        state = determinize(rules, self, view, rng)
+        best: tuple[float, int] | None = None
+        for index, action in enumerate(plays):
+            tile = tile_of(action["tile"])
+            after = rules.advance(state, action)
+            if rules.to_move(after) is None or rules.hand_index(after) != number:
+                return action
+            seen = rules.view(after, me)
+            gained = rules.scores(after)[side] - before[side]
+            rest = [t for t in hand if t != tile]
+            ends = seen.get("ends") or []
+            values = {int(e["value"]) for e in ends}
+            score = gained * 1.0
+            score += tile.pips * (0.25 if fives else 1.0)
+            score += 3.0 if tile.is_double else 0.0
+            score += 1.5 * len({n for t in rest for n in t})
+            score += 1.5 * sum(1 for v in values if any(t.has(v) for t in rest))
+            for seat, info in hidden.items():
+                locked = sum(1 for v in values if is_void(info, v))
+                score += (-1.5 if seat in partners else 1.5) * locked
+            if fives:
+                score -= 0.7 * best_reply_points(ends, unseen)
+            key = (score, -index)
+            if best is None or key > best:
+                best = key
+        assert best is not None
+        return plays[-best[1]]
+
+    def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
+        """Bully play with noise: the heaviest tile, doubles first, one time in eight at random."""
+        if rng.random() < 0.125:
+            return rng.choice(legal)
+        best = legal[0]
+        top = -1.0
+        for action in legal:
+            raw = action.get("tile")
+            if raw is None:
+                continue
+            weight = raw[0] + raw[1] + (4.5 if raw[0] == raw[1] else 0.0) + rng.random()
+            if weight > top:
+                top, best = weight, action
+        return best
+
+
+LINE_KIT = LineKit()

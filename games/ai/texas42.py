@@ -1,0 +1,250 @@
+"""Texas 42: voids from failures to follow, trick heuristics, and bidding by simulation.
+
+The suit rules below restate SPEC and the 42 document (a tile carrying the trump number is
+a trump; otherwise a lead calls for its higher end; the double ranks highest) because the AI
+may not import the game family; the engine stays the judge of legality everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.ai.inference import HiddenHand, hand_of, tile_of, unseen_tiles
+from games.ai.policy import View
+from games.ai.search import determinize, my_side, outcome, playout
+from games.core.actions import Action
+from games.core.protocol import Rules
+from games.core.tiles import Tile, full_set
+
+TRUMPS = 7
+Trump = int | str | None
+
+
+def trump_of(choice: Any) -> Trump:
+    """The trump suit a trump choice names: a number, "doubles", or None (no trumps)."""
+    if isinstance(choice, int) or choice == "doubles":
+        return choice  # type: ignore[no-any-return]
+    return None
+
+
+def is_trump(tile: Tile, trump: Trump) -> bool:
+    if trump is None:
+        return False
+    if trump == "doubles":
+        return tile.is_double
+    return tile.has(int(trump))
+
+
+def led_suit(tile: Tile, trump: Trump) -> int:
+    return TRUMPS if is_trump(tile, trump) else tile.high
+
+
+def follows(tile: Tile, suit: int, trump: Trump) -> bool:
+    if suit == TRUMPS:
+        return is_trump(tile, trump)
+    return tile.has(suit) and not is_trump(tile, trump)
+
+
+def rank(tile: Tile, suit: int, trump: Trump) -> int:
+    if suit == TRUMPS:
+        if trump == "doubles":
+            return tile.low
+        suit = int(trump)  # type: ignore[arg-type]
+    if tile.is_double:
+        return 7
+    return tile.other(suit)
+
+
+def winner_index(trick: Sequence[Tile], trump: Trump) -> int:
+    suit = led_suit(trick[0], trump)
+    if suit != TRUMPS and any(is_trump(t, trump) for t in trick):
+        suit = TRUMPS
+    best, best_rank = 0, -1
+    for i, tile in enumerate(trick):
+        if follows(tile, suit, trump) and rank(tile, suit, trump) > best_rank:
+            best, best_rank = i, rank(tile, suit, trump)
+    return best
+
+
+def count_of(tile: Tile) -> int:
+    return tile.pips if tile.pips in (5, 10) else 0
+
+
+def _tricks(view: View) -> list[list[tuple[int, Tile]]]:
+    """The plays of every trick of the hand so far, the current one last."""
+    tricks: list[list[tuple[int, Tile]]] = [[]]
+    for event in view.get("log") or ():
+        if event.get("type") == "play":
+            tricks[-1].append((int(event["seat"]), tile_of(event["tile"])))
+        elif event.get("type") == "trick":
+            tricks.append([])
+    return tricks
+
+
+def hidden_hands(view: View) -> dict[int, HiddenHand]:
+    """Other hands as slots; a seat that did not follow the suit led holds none of it."""
+    me = view.get("seat")
+    sizes = list(view.get("hand_sizes") or [])
+    hands = {seat: HiddenHand([frozenset()] * size) for seat, size in enumerate(sizes) if seat != me}
+    trump = trump_of(view.get("trump"))
+    everything = full_set(6)
+    for trick in _tricks(view):
+        if not trick:
+            continue
+        suit = led_suit(trick[0][1], trump)
+        for seat, tile in trick[1:]:
+            hidden = hands.get(seat)
+            if hidden is not None and not follows(tile, suit, trump):
+                hidden.banned.update(t for t in everything if follows(t, suit, trump))
+    return hands
+
+
+def _sides(view: View) -> tuple[int, set[int]]:
+    side = my_side(view)
+    return side, set((view.get("teams") or [[], []])[side])
+
+
+def _play(tile: Tile) -> Action:
+    return {"type": "play", "tile": [tile.low, tile.high]}
+
+
+def trick_play(view: View, legal: list[Action], rng: random.Random) -> Action:
+    """Win with count, feed count to a winning partner, otherwise throw the cheapest tile."""
+    trump = trump_of(view.get("trump"))
+    _, partners = _sides(view)
+    tiles = [tile_of(a["tile"]) for a in legal]
+    trick = [(int(p["seat"]), tile_of(p["tile"])) for p in view.get("trick") or ()]
+
+    def cheap(t: Tile) -> tuple[int, int, int]:
+        return (count_of(t), 1 if is_trump(t, trump) else 0, t.pips)
+
+    if not trick:
+        doubles = [t for t in tiles if t.is_double and not is_trump(t, trump)]
+        trumps = sorted((t for t in tiles if is_trump(t, trump)), key=lambda t: -rank(t, TRUMPS, trump))
+        if trumps and len(trumps) >= 2:
+            return _play(trumps[0])
+        if doubles:
+            return _play(max(doubles, key=lambda t: (count_of(t), t.pips)))
+        return _play(min(tiles, key=cheap))
+    played = [t for _, t in trick]
+    leader_wins = trick[winner_index(played, trump)][0]
+    last = len(trick) == (2 if view.get("sitting_out") is not None else 3)
+    if leader_wins in partners:
+        # A partner holds the trick: give it count unless someone behind may overtake cheaply.
+        best = max(tiles, key=lambda t: (count_of(t), -(1 if is_trump(t, trump) else 0), -t.pips))
+        if count_of(best) and (last or len(trick) >= 2):
+            return _play(best)
+        return _play(min(tiles, key=cheap))
+    winners = [t for t in tiles if winner_index([*played, t], trump) == len(played)]
+    if winners:
+        return _play(min(winners, key=cheap))
+    return _play(min(tiles, key=cheap))
+
+
+def suit_strength(hand: Sequence[Tile], suit: int) -> float:
+    """Rough trick-taking worth of a hand with `suit` as trumps, in points."""
+    trumps = [t for t in hand if t.has(suit)]
+    doubles = [t for t in hand if t.is_double and not t.has(suit)]
+    score = 4.5 * len(trumps) + (4.0 if any(t.is_double for t in trumps) else 0.0)
+    score += 3.0 * len(doubles) + 0.15 * sum(t.other(suit) for t in trumps)
+    return score
+
+
+class Texas42Kit:
+    """Knowledge of 42 for Medium and Hard."""
+
+    win_bonus = 0.0
+
+    def budget(self, view: View) -> int:
+        return 112
+
+    def hidden(self, view: View) -> dict[int, HiddenHand]:
+        return hidden_hands(view)
+
+    def unseen(self, view: View) -> list[Tile]:
+        return unseen_tiles(view)
+
+    def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+        kinds = {a["type"] for a in legal}
+        hand = hand_of(view)
+        if "trump" in kinds:
+            suits = [a for a in legal if isinstance(a["suit"], int)]
+            return max(suits, key=lambda a: suit_strength(hand, a["suit"])) if suits else legal[0]
+        if kinds & {"bid", "pass"}:
+            return self._medium_bid(view, legal, hand)
+        return trick_play(view, legal, rng)
+
+    def _medium_bid(self, view: View, legal: list[Action], hand: Sequence[Tile]) -> Action:
+        _, partners = _sides(view)
+        high = view.get("high_bid")
+        bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: a["value"])
+        passing = next((a for a in legal if a["type"] == "pass"), None)
+        strength = max(suit_strength(hand, s) for s in range(7))
+        cap = 0 if strength < 20 else min(42, 30 + int((strength - 20) / 1.5))
+        if passing is not None and (not bids or (high and high.get("seat") in partners and strength < 30)):
+            return passing
+        if bids and bids[0]["value"] <= cap:
+            return bids[0]
+        return passing if passing is not None else bids[0]
+
+    def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
+        kind = legal[0]["type"]
+        if kind in ("bid", "pass"):
+            return next((a for a in legal if a["type"] == "pass"), legal[0])
+        if kind == "trump":
+            seat = rules.to_move(state)
+            hand = hand_of(rules.view(state, seat))
+            return self.medium(rules, {"hand": [list(t) for t in hand]}, legal, rng)
+        if rng.random() < 0.1:
+            return rng.choice(legal)
+        return trick_play(rules.view(state, rules.to_move(state)), legal, rng)
+
+    def special(
+        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+    ) -> Action | None:
+        if {a["type"] for a in legal} <= {"bid", "pass"}:
+            return self._hard_bid(rules, view, legal, rng, budget)
+        return None
+
+    def _hard_bid(
+        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+    ) -> Action:
+        """Bid the lowest legal bid when simulating the hand under its best trump makes it."""
+        bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: a["value"])
+        passing = next((a for a in legal if a["type"] == "pass"), None)
+        if not bids:
+            return legal[0]
+        me = int(view["seat"])
+        side, partners = _sides(view)
+        bid = bids[0]
+        if bid["value"] > 42 and passing is not None:
+            return passing
+        hand = hand_of(view)
+        suits = sorted(range(7), key=lambda s: -suit_strength(hand, s))[:3]
+        samples = max(2, budget // len(suits))
+        before = list(view.get("scores") or ())
+        number = int(view.get("hand_number") or 0)
+        totals = dict.fromkeys(suits, 0.0)
+        for _ in range(samples):
+            state = rules.advance(determinize(rules, self, view, rng), bid)
+            while rules.to_move(state) != me or rules.legal_actions(state)[0]["type"] != "trump":
+                if rules.to_move(state) is None or rules.hand_index(state) != number:
+                    break
+                state = rules.advance(state, self.rollout(rules, state, rules.legal_actions(state), rng))
+            else:
+                stream = rng.getrandbits(64)
+                for suit in suits:
+                    trumped = rules.advance(state, {"type": "trump", "suit": suit})
+                    end = playout(rules, self, trumped, number, random.Random(stream))
+                    totals[suit] += outcome(rules, before, end, side, 0.0)
+        best = max(totals.values()) / samples
+        scale = max(1, bid["value"] // 42) if bid["value"] > 42 else 1
+        threshold = 0.6 * scale if (view.get("high_bid") or {}).get("seat") in partners else 0.0
+        if passing is None or best > threshold:
+            return bid
+        return passing
+
+
+TEXAS42_KIT = Texas42Kit()
