@@ -1,0 +1,234 @@
+"""Mexican Train properties over random legal play: conservation, secrecy, replay, termination."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core.errors import IllegalAction, MalformedAction
+from games.core.tiles import full_set
+from games.engine import get_rules
+from games.mexican_train.state import TrainState
+
+RULES = get_rules("mexican_train")
+
+PRESETS: list[tuple[int, dict[str, object]]] = [
+    (2, {}),
+    (4, {"first_turn": "single", "double_blank": 50}),
+    (7, {}),
+    (10, {"first_turn": "single"}),
+    (3, {"set": 6}),
+    (5, {"set": 9, "rounds": 4}),
+]
+
+
+NOT_TILES = frozenset({"last_hand", "hand_sizes", "scores", "teams", "ends", "points", "opened", "options"})
+
+
+def _tiles_in(value: object) -> list[tuple[int, int]]:
+    """Every tile a view shows, skipping the keys whose number pairs are not tiles."""
+    if isinstance(value, dict):
+        return [t for k, v in value.items() if k not in NOT_TILES for t in _tiles_in(v)]
+    if isinstance(value, list):
+        if len(value) == 2 and all(type(x) is int for x in value):
+            return [(value[0], value[1])]
+        return [t for v in value for t in _tiles_in(v)]
+    return []
+
+
+def _check_conservation(state: TrainState) -> None:
+    held = [t for h in state.hands for t in h] + list(state.boneyard) + [t for ln in state.lines for t in ln]
+    engine = (state.engine, state.engine)
+    assert Counter(held) + Counter([engine]) == Counter(full_set(state.top))
+
+
+def _check_views(state: TrainState) -> None:
+    for seat in (None, *range(state.players)):
+        view = RULES.view(state, seat)
+        assert json.loads(json.dumps(view)) == view
+        hidden = set(state.boneyard) | {t for s, h in enumerate(state.hands) if s != seat for t in h}
+        assert not hidden & set(_tiles_in(view))
+        assert ("hand" in view) == (seat is not None)
+        assert view["legal"] == (RULES.legal_actions(state) if seat == state.turn and seat is not None else [])
+
+
+def _check_rebuild(state: TrainState) -> None:
+    seat = state.turn
+    assert seat is not None
+    view = RULES.view(state, seat)
+    rebuilt = RULES.state_from_view(view, state.hands, state.boneyard)
+    for k in (None, *range(state.players)):
+        assert RULES.view(rebuilt, k) == RULES.view(state, k)
+    assert RULES.legal_actions(rebuilt) == RULES.legal_actions(state)
+
+
+@settings(max_examples=30, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=1, max_size=8), steps=st.integers(20, 160))
+def test_random_play_keeps_every_invariant(preset: tuple[int, dict[str, object]], seed: bytes, steps: int) -> None:
+    players, options = preset
+    rng = random.Random(seed)
+    state = RULES.new_match(players, options, seed=seed)
+    for step in range(steps):
+        if RULES.to_move(state) is None:
+            break
+        legal = RULES.legal_actions(state)
+        assert legal, "someone is to move, so something is legal"
+        _check_conservation(state)
+        if step % 7 == 0:
+            _check_views(state)
+            _check_rebuild(state)
+            assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
+        before = json.dumps(RULES.dump(state))
+        action = rng.choice(legal)
+        after = RULES.apply(state, action)
+        assert json.dumps(RULES.dump(state)) == before, "apply must not change its input"
+        assert RULES.advance(state, action) == after
+        state = after
+
+
+@settings(max_examples=12, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=1, max_size=8))
+def test_random_matches_end_within_their_bound(preset: tuple[int, dict[str, object]], seed: bytes) -> None:
+    players, options = preset
+    rng = random.Random(seed)
+    state = RULES.new_match(players, options, seed=seed)
+    top = state.top
+    bound = state.rounds * (2 * len(full_set(top)) + 3 * players * (players + 2))
+    for _ in range(bound):
+        if RULES.to_move(state) is None:
+            break
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    result = RULES.result(state)
+    assert result is not None, "the match ended within its bound"
+    assert result["hands"] == state.rounds
+    assert len(RULES.view(state, None)["revealed"]) == state.rounds
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), steps=st.integers(0, 60))
+def test_anything_not_legal_is_refused_and_changes_nothing(seed: bytes, steps: int) -> None:
+    rng = random.Random(seed)
+    state = RULES.new_match(4, {}, seed=seed)
+    for _ in range(steps):
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    legal = RULES.legal_actions(state)
+    before = RULES.dump(state)
+    seat = state.turn
+    assert seat is not None
+    candidates = [{"type": k} for k in ("draw", "pass", "end_turn")]
+    for tile in full_set(12):
+        for end in ("train:0", "train:1", "train:3", "mexican", "train:9"):
+            candidates.append({"type": "play", "tile": [tile.high, tile.low], "end": end})
+    for action in candidates:
+        canonical = dict(action)
+        if "tile" in canonical:
+            canonical["tile"] = sorted(canonical["tile"])
+        if canonical in legal:
+            RULES.apply(state, action)
+        else:
+            with pytest.raises(IllegalAction) as info:
+                RULES.apply(state, action)
+            assert str(info.value)
+    for bad in ({"type": "play"}, {"type": "bid", "tile": [1, 2]}, {"type": "play", "tile": [1]}, "pass"):
+        with pytest.raises(MalformedAction):
+            RULES.apply(state, bad)
+    assert RULES.dump(state) == before
+
+
+def test_same_seed_and_actions_give_the_same_states() -> None:
+    def run(seed: bytes) -> list[dict[str, object]]:
+        rng = random.Random(7)
+        state = RULES.new_match(4, {}, seed=seed)
+        out = []
+        for _ in range(300):
+            state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+            out.append(RULES.dump(state))
+        return out
+
+    assert run(b"same") == run(b"same")
+    assert run(b"same") != run(b"other")
+
+
+def test_live_matches_draw_a_fresh_master_seed() -> None:
+    a = RULES.new_match(2, {}, seed=None)
+    b = RULES.new_match(2, {}, seed=None)
+    assert a.master != b.master and len(a.master) == 32
+    assert RULES.view(a, 0)["commitment"] != RULES.view(b, 0)["commitment"]
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "word"),
+    [
+        (5, {"set": 6}, "'players'"),
+        (7, {"set": 9}, "'players'"),
+        (11, {}, "'players'"),
+        (1, {}, "'players'"),
+        (4, {"set": 15}, "'set'"),
+        (4, {"hand_size": 30}, "'hand_size'"),
+        (2, {"set": 6, "hand_size": 14}, "'hand_size'"),
+        (4, {"rounds": 14}, "'rounds'"),
+        (4, {"rounds": 0}, "'rounds'"),
+        (4, {"double_blank": 25}, "'double_blank'"),
+        (4, {"first_turn": "many"}, "'first_turn'"),
+        (4, {"spinner": True}, "'spinner'"),
+    ],
+)
+def test_bad_options_name_the_option(players: int, options: dict[str, object], word: str) -> None:
+    with pytest.raises(ValueError, match=word):
+        RULES.new_match(players, options, seed=b"x")
+
+
+@pytest.mark.parametrize(
+    ("top", "players", "size"),
+    [(12, 2, 15), (12, 4, 15), (12, 5, 12), (12, 6, 12), (12, 7, 10), (12, 8, 10), (12, 9, 8), (12, 10, 8),
+     (9, 4, 10), (9, 6, 7), (6, 2, 5), (6, 4, 5)],
+)
+def test_hands_follow_the_deal_table(top: int, players: int, size: int) -> None:
+    state = RULES.new_match(players, {"set": top}, seed=b"deal")
+    view = RULES.view(state, 0)
+    assert view["hand_sizes"] == [size] * players
+    assert view["boneyard"] == len(full_set(top)) - 1 - size * players
+    assert view["options"] == {
+        "set": top, "rounds": top + 1, "hand_size": size, "double_blank": 0, "first_turn": "multiple",
+    }
+
+
+def test_explicit_hand_size_overrides_the_table() -> None:
+    state = RULES.new_match(2, {"hand_size": 12}, seed=b"deal")
+    assert [len(h) for h in state.hands] == [12, 12]
+
+
+@settings(max_examples=20, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=1, max_size=8), steps=st.integers(0, 120))
+def test_state_from_view_accepts_any_placement_of_the_hidden_tiles(
+    preset: tuple[int, dict[str, object]], seed: bytes, steps: int
+) -> None:
+    players, options = preset
+    rng = random.Random(seed)
+    state = RULES.new_match(players, options, seed=seed)
+    for _ in range(steps):
+        if RULES.to_move(state) is None:
+            return
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    viewer = state.turn
+    assert viewer is not None
+    view = RULES.view(state, viewer)
+    pool = [t for s, h in enumerate(state.hands) if s != viewer for t in h] + list(state.boneyard)
+    rng.shuffle(pool)
+    hands = []
+    for s, h in enumerate(state.hands):
+        if s == viewer:
+            hands.append(list(h))
+        else:
+            hands.append(pool[: len(h)])
+            pool = pool[len(h):]
+    rebuilt = RULES.state_from_view(view, hands, pool)
+    assert RULES.view(rebuilt, viewer) == view
+    _check_conservation(rebuilt)
+    for action in RULES.legal_actions(rebuilt)[:3]:
+        RULES.view(RULES.apply(rebuilt, action), viewer)
