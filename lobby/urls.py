@@ -1,5 +1,17 @@
-"""Routes of this app."""
+"""Routes of the HTTP API, mounted under /api/."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+from drf_spectacular.views import SpectacularAPIView
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from lobby import apis
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("games/", apis.GameListApi.as_view(), name="games"),
+    path("rooms/", apis.RoomCreateApi.as_view(), name="room-create"),
+    path("rooms/<str:code>/", apis.RoomDetailApi.as_view(), name="room-detail"),
+    path("rooms/<str:code>/seats/", apis.SeatCreateApi.as_view(), name="seat-create"),
+    path("rooms/<str:code>/seats/<int:seat>/", apis.SeatDetailApi.as_view(), name="seat-detail"),
+    path("rooms/<str:code>/start/", apis.MatchStartApi.as_view(), name="match-start"),
+    path("rooms/<str:code>/rematch/", apis.MatchRematchApi.as_view(), name="match-rematch"),
+]

@@ -1,0 +1,184 @@
+"""The HTTP API: one view per operation, each calling one service or selector.
+
+Tokens travel as `Authorization: Bearer <token>` and are never logged or echoed back
+except in the answer that creates them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.engine import IllegalAction, get_rules, names
+from lobby import selectors, serializers, services
+from lobby.errors import BadOptionError, LobbyError
+from lobby.protocol import error_of
+from lobby.throttles import RoomCreateThrottle, SeatJoinThrottle
+
+HTTP_STATUS = {
+    "malformed": 400,
+    "bad_option": 400,
+    "illegal_action": 400,
+    "unauthorized": 403,
+    "not_found": 404,
+    "conflict": 409,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "rate_limited": 429,
+    "internal_error": 500,
+}
+
+ERRORS = {
+    code: OpenApiResponse(serializers.ErrorOut, description=code)
+    for code in ("bad_option", "unauthorized", "not_found", "conflict", "rate_limited")
+}
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every refusal as `{"code", "detail"}` (plus `option` or `field` naming the culprit)."""
+    if isinstance(exc, exceptions.Throttled):
+        return Response({"code": "rate_limited", "detail": "too many requests: try again later"}, status=429)
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_error(exc.detail)
+        return Response({"code": "malformed", "detail": f"{field}: {message}", "field": field}, status=400)
+    if isinstance(exc, exceptions.ParseError):
+        return Response({"code": "malformed", "detail": "the body is not valid JSON"}, status=400)
+    if isinstance(exc, exceptions.APIException):
+        return Response({"code": "malformed", "detail": str(exc.detail)}, status=exc.status_code)
+    if isinstance(exc, (LobbyError, IllegalAction)):
+        code, message = error_of(exc)
+        body: dict[str, Any] = {"code": code, "detail": message}
+        if isinstance(exc, BadOptionError) and exc.option:
+            body["option"] = exc.option
+        return Response(body, status=HTTP_STATUS.get(code, 400))
+    code, message = error_of(exc)
+    return Response({"code": code, "detail": message}, status=500)
+
+
+def _first_error(detail: Any, prefix: str = "") -> tuple[str, str]:
+    if isinstance(detail, dict):
+        key, value = next(iter(detail.items()))
+        name = key if key != "non_field_errors" else "body"
+        return _first_error(value, f"{prefix}{name}" if not prefix else f"{prefix}.{name}")
+    if isinstance(detail, list) and detail:
+        return _first_error(detail[0], prefix)
+    return prefix or "body", str(detail)
+
+
+class GameListApi(APIView):
+    @extend_schema(responses=serializers.GameOut(many=True), summary="The games this server plays")
+    def get(self, request: Request) -> Response:
+        games = []
+        for name in names():
+            try:
+                rules = get_rules(name)
+            except ImportError:
+                continue
+            games.append({"name": name, "min_players": rules.min_players, "max_players": rules.max_players})
+        return Response(games)
+
+
+class RoomCreateApi(APIView):
+    throttle_classes = (RoomCreateThrottle,)
+
+    @extend_schema(
+        request=serializers.RoomCreateIn,
+        responses={201: serializers.RoomCreateOut, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
+        summary="Create a room and seat its host",
+    )
+    def post(self, request: Request) -> Response:
+        data = serializers.RoomCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        room, token = services.room_create(
+            v["game"],
+            v["players"],
+            v["options"],
+            v["name"],
+            grace_seconds=v.get("grace_seconds"),
+            turn_seconds=v.get("turn_seconds"),
+        )
+        body = {"code": room.code, "link": f"/r/{room.code}", "seat": room.host_seat, "token": token}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class RoomDetailApi(APIView):
+    @extend_schema(
+        responses={200: serializers.RoomOut, 404: ERRORS["not_found"]}, summary="The room's public state"
+    )
+    def get(self, request: Request, code: str) -> Response:
+        room = selectors.room_get_by_code(code)
+        seat = selectors.seat_for_token(room, bearer_token(request))
+        return Response({**selectors.room_info(room), "you": None if seat is None else seat.index})
+
+    @extend_schema(
+        request=serializers.RoomUpdateIn,
+        responses={200: serializers.RoomOut, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
+        summary="Change players, options, grace period or turn timer (host, no match on)",
+    )
+    def patch(self, request: Request, code: str) -> Response:
+        selectors.room_get_by_code(code)
+        data = serializers.RoomUpdateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        room = services.room_update(code, bearer_token(request), dict(data.validated_data))
+        return Response({**selectors.room_info(room), "you": room.host_seat})
+
+
+class SeatCreateApi(APIView):
+    throttle_classes = (SeatJoinThrottle,)
+
+    @extend_schema(
+        request=serializers.SeatCreateIn,
+        responses={201: serializers.SeatCreateOut, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
+        summary="Take the first free seat, or (host) put an AI in a seat",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        selectors.room_get_by_code(code)
+        data = serializers.SeatCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if "ai" in v:
+            seat = services.seat_ai_set(code, bearer_token(request), v["seat"], v["ai"])
+            return Response({"seat": seat}, status=status.HTTP_201_CREATED)
+        seat, token = services.seat_claim(code, v["name"])
+        return Response({"seat": seat, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class SeatDetailApi(APIView):
+    @extend_schema(
+        responses={204: None, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
+        summary="Free a seat: the host removes an AI or kicks a player; a player leaves",
+    )
+    def delete(self, request: Request, code: str, seat: int) -> Response:
+        services.seat_clear(code, bearer_token(request), seat)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MatchStartApi(APIView):
+    rematch = False
+
+    @extend_schema(
+        request=None,
+        responses={201: serializers.MatchStartOut, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
+        summary="Start the match once every seat is filled (host)",
+    )
+    def post(self, request: Request, code: str) -> Response:
+        match = services.match_start(code, bearer_token(request), rematch=self.rematch)
+        return Response({"number": match.number, "version": match.version}, status=status.HTTP_201_CREATED)
+
+
+class MatchRematchApi(MatchStartApi):
+    rematch = True

@@ -1,0 +1,119 @@
+"""One event loop thread and one worker pool per process, for work no request waits on.
+
+Publishing after a commit and AI moves happen here: the channel layer keeps its Redis
+connections per event loop, so one long-lived loop reuses them instead of opening a new
+loop (and connection) for every publish from a worker thread, and AI search runs in the
+pool, never on the loop that serves the sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+logger = logging.getLogger(__name__)
+
+
+class Background:
+    def __init__(self, workers: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lobby-bot")
+        self._busy = 0
+        self._timers: set[asyncio.TimerHandle] = set()
+        self._idle = threading.Condition()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="lobby-loop", daemon=True)
+        self._thread.start()
+
+    def _enter(self) -> None:
+        with self._idle:
+            self._busy += 1
+
+    def _leave(self) -> None:
+        with self._idle:
+            self._busy -= 1
+            self._idle.notify_all()
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run `coro` on the loop; failures are logged, never raised to the caller."""
+        self._enter()
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        future.add_done_callback(self._done)
+
+    def _done(self, future: concurrent.futures.Future[Any]) -> None:
+        try:
+            future.result()
+        except Exception:
+            logger.exception("background task failed")
+        finally:
+            self._leave()
+
+    def call_later(self, delay: float, fn: Callable[..., Any], *args: Any) -> None:
+        """Run `fn(*args)` in the worker pool after `delay` seconds."""
+        self._enter()
+        self.loop.call_soon_threadsafe(self._arm, max(0.0, delay), fn, args)
+
+    def _arm(self, delay: float, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        handle: asyncio.TimerHandle | None = None
+
+        def fire() -> None:
+            assert handle is not None
+            self._timers.discard(handle)
+            self.pool.submit(self._work, fn, args)
+
+        handle = self.loop.call_later(delay, fire)
+        self._timers.add(handle)
+
+    def _work(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        close_old_connections()
+        try:
+            fn(*args)
+        except Exception:
+            logger.exception("background job %s failed", getattr(fn, "__name__", fn))
+        finally:
+            close_old_connections()
+            self._leave()
+
+    def cancel_timers(self) -> None:
+        """Drop every timer not yet fired (tests, between cases)."""
+
+        def cancel() -> None:
+            for handle in list(self._timers):
+                handle.cancel()
+                self._timers.discard(handle)
+                self._leave()
+
+        done = threading.Event()
+        self.loop.call_soon_threadsafe(lambda: (cancel(), done.set()))
+        done.wait(5)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until no task or timer is pending; False if `timeout` passed first."""
+        deadline = time.monotonic() + timeout
+        with self._idle:
+            while self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+
+_instance: Background | None = None
+_lock = threading.Lock()
+
+
+def background() -> Background:
+    global _instance
+    if _instance is None:
+        with _lock:
+            if _instance is None:
+                _instance = Background(settings.LOBBY_BOT_WORKERS)
+    return _instance

@@ -1,0 +1,198 @@
+"""AI seats, stand-ins for humans who dropped, and the turn timer: all through action_submit.
+
+A move is due for the seat to move when it is an AI seat (after a short human-like pause),
+when its human has been gone longer than the room's grace period (a Hard AI plays for them
+until they return), or when the room's turn timer runs out (the Hard AI plays a default
+move). Triggers are scheduled after every commit, but they can be lost (a process
+restarts), so connecting, `sync` and a periodic sweep check again. Each attempt names the
+version it was computed for, so a duplicate trigger is refused as stale and does nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games.engine import IllegalAction, get_rules
+from lobby import realtime, selectors
+from lobby.background import background
+from lobby.errors import LobbyError, RoomNotFoundError
+from lobby.models import Match, Room, Seat
+
+logger = logging.getLogger(__name__)
+
+STANDIN_LEVEL = "hard"
+
+_scheduled: set[tuple[str, int, int, str]] = set()
+_scheduled_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    at: datetime
+    actor: str
+    level: str
+
+
+def bot_seed(master: bytes, version: int) -> bytes:
+    """The seed of the AI decision at `version`: reproducible from the match's master seed."""
+    return hmac.new(master, f"ai:{version}".encode("ascii"), hashlib.sha256).digest()
+
+
+def action_choose(game: str, level: str, seed: bytes, view: dict[str, Any]) -> dict[str, Any]:
+    """The AI's action for `view`; a seeded uniform choice of the legal actions where the
+    AI package is missing or fails, so a table never stalls on a bot."""
+    try:
+        from games.ai import make_bot
+
+        action: dict[str, Any] = make_bot(game, level, seed=seed).choose(view)
+        return action
+    except ImportError:
+        pass
+    except Exception:
+        logger.exception("the %s %s AI failed; playing a random legal action", level, game)
+    return dict(random.Random(seed).choice(view["legal"]))
+
+
+def move_due(room: Room, seat: Seat, match: Match) -> Due | None:
+    """When and by whom the seat to move is played for, or None: a human who is here."""
+    pause = timedelta(seconds=settings.AI_MOVE_DELAY)
+    if seat.ai_level:
+        return Due(match.moved_at + pause, "ai", seat.ai_level)
+    candidates = []
+    deadline = selectors.standin_deadline(room, seat)
+    if deadline is not None:
+        candidates.append(Due(max(deadline, match.moved_at + pause), "standin", STANDIN_LEVEL))
+    if room.turn_seconds:
+        candidates.append(Due(match.moved_at + timedelta(seconds=room.turn_seconds), "timer", STANDIN_LEVEL))
+    return min(candidates, key=lambda d: d.at) if candidates else None
+
+
+def _due_now(code: str) -> tuple[Room, Match, Seat, Due] | None:
+    try:
+        room = selectors.room_get_by_code(code)
+    except RoomNotFoundError:
+        return None
+    match = selectors.match_current(room)
+    if match is None or match.is_over or match.to_move is None:
+        return None
+    seat = room.seats.get(index=match.to_move)
+    due = move_due(room, seat, match)
+    return None if due is None else (room, match, seat, due)
+
+
+def room_check(code: str) -> None:
+    """Schedule the move that is due in this room, once per version in this process."""
+    found = _due_now(code)
+    if found is None:
+        return
+    _room, match, _seat, due = found
+    key = (code, match.number, match.version, due.actor)
+    with _scheduled_lock:
+        if key in _scheduled:
+            return
+        _scheduled.add(key)
+    delay = (due.at - timezone.now()).total_seconds()
+    background().call_later(delay, _turn, key)
+
+
+def room_check_at(code: str, delay: float) -> None:
+    """At a deadline (a grace period running out): tell the table, then check the room."""
+    background().call_later(delay + 0.05, _deadline_passed, code)
+
+
+def _deadline_passed(code: str) -> None:
+    try:
+        realtime.room_publish(code, selectors.room_info(selectors.room_get_by_code(code)))
+    except RoomNotFoundError:
+        return
+    room_check(code)
+
+
+def _turn(key: tuple[str, int, int, str]) -> None:
+    with _scheduled_lock:
+        _scheduled.discard(key)
+    code, number, version, _actor = key
+    found = _due_now(code)
+    if found is None:
+        return
+    room, match, seat, due = found
+    if match.number != number or match.version != version:
+        return
+    if due.at > timezone.now() + timedelta(milliseconds=20):
+        room_check(code)
+        return
+    _play(room, match, seat.index, due)
+
+
+def _play(room: Room, match: Match, seat: int, due: Due) -> None:
+    from lobby.services import action_submit
+
+    rules = get_rules(match.game)
+    view = rules.view(selectors.match_state(match), seat)
+    action = action_choose(match.game, due.level, bot_seed(bytes(match.seed), match.version), view)
+    try:
+        action_submit(room.code, seat, action, expected_version=match.version, actor=due.actor)
+    except IllegalAction:
+        logger.error(
+            "the %s AI chose an illegal action in room %s; playing its first legal action",
+            due.level,
+            room.code,
+        )
+        action_submit(room.code, seat, view["legal"][0], expected_version=match.version, actor=due.actor)
+    except LobbyError:
+        pass  # someone else moved first: this trigger is stale
+
+
+def forget_scheduled() -> None:
+    """Forget the per-process record of scheduled moves (tests, between cases)."""
+    with _scheduled_lock:
+        _scheduled.clear()
+
+
+_sweeper: threading.Thread | None = None
+_sweeper_lock = threading.Lock()
+
+
+def sweeper_ensure() -> None:
+    """Start this process's periodic sweep once (LOBBY_SWEEP_SECONDS = 0 turns it off)."""
+    global _sweeper
+    if settings.LOBBY_SWEEP_SECONDS <= 0 or _sweeper is not None:
+        return
+    with _sweeper_lock:
+        if _sweeper is None:
+            _sweeper = threading.Thread(target=_sweep_forever, name="lobby-sweep", daemon=True)
+            _sweeper.start()
+
+
+def _sweep_forever() -> None:
+    while True:
+        time.sleep(settings.LOBBY_SWEEP_SECONDS)
+        try:
+            sweep()
+        except Exception:
+            logger.exception("sweep failed")
+        finally:
+            close_old_connections()
+
+
+def sweep() -> int:
+    """Check every room with a match on; returns how many rooms were checked."""
+    recent = timezone.now() - timedelta(days=2)
+    codes = list(
+        Match.objects.filter(to_move__isnull=False, moved_at__gte=recent).values_list("room__code", flat=True)
+    )
+    for code in codes:
+        room_check(code)
+    return len(codes)

@@ -1,0 +1,194 @@
+"""RoomConsumer: one WebSocket at a table. It binds the seat when the socket connects, parses
+frames, calls services and forwards what the room publishes. No rules logic lives here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+
+from lobby import bots, protocol, realtime, selectors, services
+from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
+
+logger = logging.getLogger(__name__)
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_REPLACED = 4000
+CLOSE_KICKED = 4003
+
+
+class TokenBucket:
+    """`rate` tokens a second up to `burst`: a per-connection flood guard."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _db(fn: Any) -> Any:
+    # Not thread-sensitive: database work of many sockets runs in parallel threads, each
+    # with its own connection, instead of queueing on one shared thread.
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
+def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, dict[str, Any] | None]:
+    room_info = selectors.room_info(selectors.room_get_by_code(code))
+    version, view = selectors.seat_view_get(code, seat)
+    bots.room_check(code)
+    return room_info, version, view
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    code: str = ""
+    seat: int | None = None
+    name: str = ""
+    version: int = -1
+    bound: bool = False
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels 4.2+ hops to a thread to close stale database connections before every
+        # message; this consumer does its database work explicitly in `_db` instead.
+        handler = getattr(self, message["type"].replace(".", "_"), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    # Connection -------------------------------------------------------------------------
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        token = (query.get("token") or [""])[0]
+        self.messages = TokenBucket(settings.LOBBY_MESSAGE_RATE, settings.LOBBY_MESSAGE_BURST)
+        self.chats = TokenBucket(settings.LOBBY_CHAT_RATE, settings.LOBBY_CHAT_BURST)
+        try:
+            seat = await _db(services.connection_open)(self.code, token, self.channel_name)
+        except RoomNotFoundError:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        except UnauthorizedError as exc:
+            await self.accept()
+            await self.send_json(protocol.error_frame("unauthorized", str(exc)))
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
+        self.seat = None if seat is None else seat.index
+        self.name = "" if seat is None else seat.name
+        self.bound = True
+        self.groups = [realtime.room_group(self.code), realtime.seat_group(self.code, self.seat)]
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        bots.sweeper_ensure()
+        await self.send_json(protocol.welcome_frame(self.seat, self.code))
+        await self._send_snapshot(with_room=True)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        for group in getattr(self, "groups", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.bound and self.seat is not None:
+            try:
+                await _db(services.connection_close)(self.code, self.seat, self.channel_name)
+            except Exception:
+                logger.exception("could not record a disconnect in room %s", self.code)
+        raise StopConsumer()
+
+    async def _send_snapshot(self, with_room: bool) -> None:
+        room_info, version, view = await _db(_snapshot)(self.code, self.seat)
+        if with_room:
+            await self.send_json(protocol.room_frame(room_info))
+        if view is not None:
+            self.version = max(self.version, version)
+            await self.send_json(protocol.state_frame(version, view))
+
+    # Client frames ----------------------------------------------------------------------
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        msg_id: str | None = None
+        try:
+            if not self.messages.take():
+                raise RateLimitedError("too many messages: slow down")
+            if text is None:
+                raise protocol.InboundError("frames are JSON text, not binary")
+            if len(text) > settings.LOBBY_MAX_FRAME:
+                raise protocol.InboundError(f"a frame is at most {settings.LOBBY_MAX_FRAME} characters")
+            inbound = protocol.parse_inbound(text, settings.LOBBY_CHAT_MAX_LENGTH)
+            if isinstance(inbound, protocol.ActionMessage):
+                msg_id = inbound.id
+                await self._action(inbound)
+            elif isinstance(inbound, protocol.SyncMessage):
+                await self._send_snapshot(with_room=True)
+            elif isinstance(inbound, protocol.ChatMessage):
+                await self._chat(inbound)
+            else:
+                await self.send_json({"type": "pong"})
+        except Exception as exc:
+            if isinstance(exc, protocol.InboundError):
+                msg_id = exc.id
+            code, text_out = protocol.error_of(exc)
+            await self.send_json(protocol.error_frame(code, text_out, msg_id))
+
+    async def _action(self, inbound: protocol.ActionMessage) -> None:
+        if self.seat is None:
+            raise UnauthorizedError("spectators cannot act: join a seat with its token")
+        ack = await _db(services.action_submit)(
+            self.code,
+            self.seat,
+            inbound.action,
+            client_id=inbound.id,
+            expected_version=inbound.version,
+            actor="seat",
+        )
+        await self.send_json(protocol.ack_frame(inbound.id, ack.version))
+
+    async def _chat(self, inbound: protocol.ChatMessage) -> None:
+        if self.seat is None:
+            raise UnauthorizedError("spectators cannot chat: join a seat")
+        if not self.chats.take():
+            raise RateLimitedError("too many chat messages: wait a moment")
+        frame = protocol.chat_frame(
+            self.seat, self.name, inbound.text, inbound.phrase, timezone.now().isoformat()
+        )
+        await self.channel_layer.group_send(
+            realtime.room_group(self.code), {"type": "lobby.chat", "chat": frame}
+        )
+
+    # Room events ------------------------------------------------------------------------
+    async def lobby_state(self, event: dict[str, Any]) -> None:
+        if event["version"] > self.version:
+            self.version = event["version"]
+            await self.send_json(protocol.state_frame(event["version"], event["view"]))
+
+    async def lobby_room(self, event: dict[str, Any]) -> None:
+        await self.send_json(protocol.room_frame(event["room"]))
+
+    async def lobby_chat(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["chat"])
+
+    async def lobby_replaced(self, event: dict[str, Any]) -> None:
+        self.bound = False
+        await self.send_json({"type": "replaced", "message": "this seat was opened on another connection"})
+        await self.close(code=CLOSE_REPLACED)
+
+    async def lobby_kicked(self, event: dict[str, Any]) -> None:
+        self.bound = False
+        await self.send_json({"type": "kicked", "message": "the host freed this seat"})
+        await self.close(code=CLOSE_KICKED)

@@ -1,0 +1,178 @@
+"""The WebSocket wire format (docs/protocol.md): parsing what clients send, building what
+the server sends, and the one mapping from exceptions to error codes.
+
+Parsing is strict because every field a client sends is untrusted: an unknown type, a
+missing id or an extra field is `malformed`, and nothing else happens.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import IllegalAction, MalformedAction
+from lobby.errors import LobbyError, MalformedError
+
+logger = logging.getLogger(__name__)
+
+ERROR_CODES = (
+    "malformed",
+    "illegal_action",
+    "not_your_turn",
+    "stale_version",
+    "unauthorized",
+    "rate_limited",
+    "internal_error",
+)
+
+#: Quick phrases a seat can send with one tap; the client shows the text.
+PHRASES: dict[str, str] = {
+    "hello": "Hello!",
+    "good_luck": "Good luck!",
+    "good_game": "Good game!",
+    "well_played": "Well played!",
+    "thanks": "Thanks!",
+    "oops": "Oops!",
+    "your_turn": "Your turn!",
+    "one_more": "One more?",
+}
+
+MAX_ID_LENGTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class ActionMessage:
+    id: str
+    action: dict[str, Any]
+    version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    text: str
+    phrase: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PingMessage:
+    pass
+
+
+Inbound = ActionMessage | SyncMessage | ChatMessage | PingMessage
+
+_FIELDS: dict[str, frozenset[str]] = {
+    "action": frozenset({"type", "id", "action", "version"}),
+    "sync": frozenset({"type"}),
+    "chat": frozenset({"type", "text", "phrase"}),
+    "ping": frozenset({"type"}),
+}
+
+
+class InboundError(MalformedError):
+    """A malformed frame; `id` is the client's action id when it could be read."""
+
+    def __init__(self, message: str, id: str | None = None) -> None:
+        super().__init__(message)
+        self.id = id
+
+
+def parse_inbound(text: str, chat_max_length: int) -> Inbound:
+    """One client frame as a message, or `InboundError` saying what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise InboundError("a frame is one JSON object") from None
+    if not isinstance(data, dict):
+        raise InboundError('a frame is one JSON object with a "type"')
+    raw_id = data.get("id")
+    msg_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH else None
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise InboundError(f"unknown message type {kind!r}: expected one of {', '.join(_FIELDS)}", msg_id)
+    extra = set(data) - _FIELDS[kind]
+    if extra:
+        raise InboundError(f"a {kind} message has no field {sorted(extra)[0]!r}", msg_id)
+    if kind == "action":
+        if msg_id is None:
+            raise InboundError(f'an action needs an "id": a string of 1 to {MAX_ID_LENGTH} characters')
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise InboundError('an action message needs an "action" object', msg_id)
+        version = data.get("version")
+        if version is not None and (type(version) is not int or version < 0):
+            raise InboundError('"version" is a whole number of at least 0', msg_id)
+        return ActionMessage(msg_id, action, version)
+    if kind == "chat":
+        return _parse_chat(data, chat_max_length)
+    if kind == "ping":
+        return PingMessage()
+    return SyncMessage()
+
+
+def _parse_chat(data: dict[str, Any], max_length: int) -> ChatMessage:
+    phrase = data.get("phrase")
+    if phrase is not None:
+        if "text" in data:
+            raise InboundError('a chat message has a "text" or a "phrase", not both')
+        if phrase not in PHRASES:
+            raise InboundError(f"unknown phrase {phrase!r}: expected one of {', '.join(PHRASES)}")
+        return ChatMessage(PHRASES[phrase], phrase)
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise InboundError('a chat message needs a "text" string or a "phrase"')
+    clean = " ".join("".join(c for c in text if c.isprintable()).split())
+    if not clean:
+        raise InboundError("a chat message cannot be empty")
+    if len(clean) > max_length:
+        raise InboundError(f"a chat message is at most {max_length} characters")
+    return ChatMessage(clean, None)
+
+
+def error_of(exc: BaseException) -> tuple[str, str]:
+    """The wire code and message for an exception: the only place this mapping is made.
+
+    An unexpected exception is logged with its traceback and reported as `internal_error`
+    without its text, which may hold server internals.
+    """
+    if isinstance(exc, MalformedAction):
+        return "malformed", str(exc)
+    if isinstance(exc, IllegalAction):
+        return "illegal_action", str(exc)
+    if isinstance(exc, LobbyError):
+        return exc.code, str(exc)
+    logger.error("unexpected error", exc_info=exc)
+    return "internal_error", "the server could not handle this message; nothing was changed"
+
+
+def state_frame(version: int, view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "state", "version": version, "view": view}
+
+
+def ack_frame(msg_id: str, version: int) -> dict[str, Any]:
+    return {"type": "ack", "id": msg_id, "version": version}
+
+
+def error_frame(code: str, message: str, msg_id: str | None = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if msg_id is not None:
+        frame["id"] = msg_id
+    return frame
+
+
+def room_frame(room: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "room", "room": room}
+
+
+def chat_frame(seat: int, name: str, text: str, phrase: str | None, at: str) -> dict[str, Any]:
+    return {"type": "chat", "seat": seat, "name": name, "text": text, "phrase": phrase, "at": at}
+
+
+def welcome_frame(seat: int | None, code: str) -> dict[str, Any]:
+    return {"type": "welcome", "room": code, "seat": seat}

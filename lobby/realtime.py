@@ -1,0 +1,52 @@
+"""Channel-layer groups and the fan-out of each change to the sockets of a room.
+
+Every seat has its own group and receives only its own view; spectators share one group
+with the spectator view. Raw state never enters the channel layer, so no consumer bug can
+leak a tile. Publishing runs after the commit, on the process's background loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from lobby.background import background
+
+
+def room_group(code: str) -> str:
+    return f"room.{code}"
+
+
+def seat_group(code: str, seat: int | None) -> str:
+    return f"room.{code}.spectators" if seat is None else f"room.{code}.seat.{seat}"
+
+
+def views_publish(code: str, version: int, views: dict[int | None, dict[str, Any]]) -> None:
+    events = [
+        (seat_group(code, seat), {"type": "lobby.state", "version": version, "view": view})
+        for seat, view in views.items()
+    ]
+    background().run(_send_groups(events))
+
+
+def room_publish(code: str, room: dict[str, Any]) -> None:
+    background().run(_send_groups([(room_group(code), {"type": "lobby.room", "room": room})]))
+
+
+def channel_notify(channel: str, event: dict[str, Any]) -> None:
+    """Tell one connection something (taken over by a newer one, kicked)."""
+    background().run(_send_channel(channel, event))
+
+
+async def _send_groups(events: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    assert layer is not None
+    for group, event in events:
+        await layer.group_send(group, event)
+
+
+async def _send_channel(channel: str, event: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.send(channel, event)

@@ -1,0 +1,9 @@
+"""WebSocket routes."""
+
+from django.urls import path
+
+from lobby.consumers import RoomConsumer
+
+websocket_urlpatterns = [
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+]

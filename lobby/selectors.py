@@ -1,0 +1,130 @@
+"""Reads: rooms by code, the public room info, the current state and each seat's view."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.engine import get_rules
+from lobby import state_cache
+from lobby.errors import RoomNotFoundError
+from lobby.models import ActionRecord, Match, Room, Seat
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def room_get_by_code(code: str, *, lock: bool = False) -> Room:
+    """The room, or RoomNotFoundError with nothing that tells a wrong code from a closed room."""
+    rooms: QuerySet[Room] = Room.objects.select_for_update() if lock else Room.objects.all()
+    try:
+        return rooms.get(code=code)
+    except Room.DoesNotExist:
+        raise RoomNotFoundError("no such room") from None
+
+
+def seat_for_token(room: Room, token: str | None) -> Seat | None:
+    if not token:
+        return None
+    return room.seats.filter(token_hash=token_hash(token)).first()
+
+
+def match_current(room: Room) -> Match | None:
+    return room.matches.order_by("-number").first()
+
+
+def match_state(match: Match) -> Any:
+    """The state at `match.version`: from the memo, then Redis, else replayed from the log."""
+    code = match.room.code
+    state = state_cache.memo_get(code, match.number, match.version)
+    if state is not None:
+        return state
+    rules = get_rules(match.game)
+    dump = state_cache.dump_get(code, match.number, match.version)
+    if dump is not None:
+        state = rules.load(dump)
+    else:
+        state = match_replay(match)
+        state_cache.dump_put(code, match.number, match.version, rules.dump(state))
+    state_cache.memo_put(code, match.number, match.version, state)
+    return state
+
+
+def match_replay(match: Match) -> Any:
+    """Rebuild the state from the master seed and the action log (checked, step by step)."""
+    rules = get_rules(match.game)
+    state = rules.new_match(match.players, match.options, seed=bytes(match.seed))
+    records = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
+    for action in records.values_list("action", flat=True):
+        state = rules.apply(state, action)
+    return state
+
+
+def seat_view_get(code: str, seat: int | None) -> tuple[int, dict[str, Any] | None]:
+    """The current version and the view of `seat` (None: a spectator); no match: (0, None)."""
+    room = room_get_by_code(code)
+    match = match_current(room)
+    if match is None:
+        return 0, None
+    return match.version, get_rules(match.game).view(match_state(match), seat)
+
+
+def standin_deadline(room: Room, seat: Seat) -> Any:
+    """When an AI starts playing for a human who dropped, or None while they are here."""
+    if not seat.is_human or seat.is_connected or seat.disconnected_at is None:
+        return None
+    return seat.disconnected_at + timedelta(seconds=room.grace_seconds)
+
+
+def room_info(room: Room) -> dict[str, Any]:
+    """Everything the room page shows, for anyone holding the link. No token, no tile."""
+    now = timezone.now()
+    seats = []
+    for seat in room.seats.order_by("index"):
+        deadline = standin_deadline(room, seat)
+        seats.append(
+            {
+                "seat": seat.index,
+                "name": seat.name,
+                "ai": seat.ai_level or None,
+                "human": seat.is_human,
+                "free": seat.is_free,
+                "connected": seat.is_connected if seat.is_human else None,
+                "standin_at": deadline.isoformat() if deadline else None,
+                "standin": bool(deadline and deadline <= now),
+            }
+        )
+    match = match_current(room)
+    match_info = None
+    if match is not None:
+        turn_deadline = None
+        if room.turn_seconds and not match.is_over:
+            turn_deadline = (match.moved_at + timedelta(seconds=room.turn_seconds)).isoformat()
+        match_info = {
+            "number": match.number,
+            "version": match.version,
+            "over": match.is_over,
+            "to_move": match.to_move,
+            "turn_deadline": turn_deadline,
+            "result": match.result,
+        }
+    return {
+        "code": room.code,
+        "link": f"/r/{room.code}",
+        "game": room.game,
+        "players": room.players,
+        "options": room.options,
+        "resolved_options": room.resolved,
+        "grace_seconds": room.grace_seconds,
+        "turn_seconds": room.turn_seconds,
+        "host_seat": room.host_seat,
+        "started": match is not None,
+        "playing": match is not None and not match.is_over,
+        "match": match_info,
+        "seats": seats,
+    }

@@ -1,0 +1,111 @@
+"""Input and output shapes of the HTTP API (they also write the OpenAPI schema).
+
+They check types and sizes only; every rule (options, player counts, who may do what) is
+checked by the services and the engine.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from lobby.services import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH
+
+
+class RoomCreateIn(serializers.Serializer):  # type: ignore[type-arg]
+    game = serializers.CharField(max_length=32)
+    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS)
+    options = serializers.DictField(required=False, default=dict)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
+    grace_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
+    turn_seconds = serializers.IntegerField(min_value=5, max_value=3600, required=False, allow_null=True)
+
+
+class RoomCreateOut(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    link = serializers.CharField()
+    seat = serializers.IntegerField()
+    token = serializers.CharField()
+
+
+class RoomUpdateIn(serializers.Serializer):  # type: ignore[type-arg]
+    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, required=False)
+    options = serializers.DictField(required=False)
+    grace_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
+    turn_seconds = serializers.IntegerField(min_value=5, max_value=3600, required=False, allow_null=True)
+
+
+class SeatInfo(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    ai = serializers.CharField(allow_null=True)
+    human = serializers.BooleanField()
+    free = serializers.BooleanField()
+    connected = serializers.BooleanField(allow_null=True)
+    standin_at = serializers.DateTimeField(allow_null=True)
+    standin = serializers.BooleanField()
+
+
+class MatchInfo(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    over = serializers.BooleanField()
+    to_move = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    result = serializers.DictField(allow_null=True)
+
+
+class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    link = serializers.CharField()
+    game = serializers.CharField()
+    players = serializers.IntegerField()
+    options = serializers.DictField()
+    resolved_options = serializers.DictField()
+    grace_seconds = serializers.IntegerField()
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    host_seat = serializers.IntegerField()
+    started = serializers.BooleanField()
+    playing = serializers.BooleanField()
+    match = MatchInfo(allow_null=True)
+    seats = SeatInfo(many=True)
+    you = serializers.IntegerField(allow_null=True, help_text="the seat of the bearer token, if any")
+
+
+class SeatCreateIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH, required=False)
+    seat = serializers.IntegerField(min_value=0, required=False)
+    ai = serializers.ChoiceField(choices=AI_LEVELS, required=False)
+
+    def validate(self, attrs):  # type: ignore[no-untyped-def]
+        if "ai" in attrs:
+            if "seat" not in attrs:
+                raise serializers.ValidationError({"seat": "an AI needs the seat to put it in"})
+            if "name" in attrs:
+                raise serializers.ValidationError({"name": "an AI seat takes no name"})
+        elif "name" not in attrs:
+            raise serializers.ValidationError({"name": "a name is required to join"})
+        elif "seat" in attrs:
+            raise serializers.ValidationError({"seat": "a player takes the first free seat"})
+        return attrs
+
+
+class SeatCreateOut(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    token = serializers.CharField(required=False)
+
+
+class MatchStartOut(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+
+
+class ErrorOut(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    option = serializers.CharField(required=False)
+
+
+class GameOut(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()

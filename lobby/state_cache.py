@@ -1,0 +1,98 @@
+"""The current state of each match, cached in Redis by room, match and version.
+
+The database log is the truth; this cache only saves replaying it. An entry is used only
+when its version equals the version the database holds, and entries are written after the
+commit that made them true, so a rolled-back action can never be read back. A small
+in-process memo in front of Redis saves decoding the state again in the process that just
+wrote it (states are immutable, so sharing one object is safe).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import redis
+from django.conf import settings
+
+MEMO_SIZE = 512
+
+# Write only if newer, so a slow writer never replaces a later version.
+_PUT_IF_NEWER = """
+local cur = redis.call('HGET', KEYS[1], 'v')
+if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+"""
+
+_client: redis.Redis | None = None
+_client_lock = threading.Lock()
+_memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def client() -> redis.Redis:
+    global _client
+    if _client is None:
+        with _client_lock:
+            if _client is None:
+                _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
+    return _client
+
+
+def key(code: str, match_number: int) -> str:
+    return f"{settings.LOBBY_REDIS_PREFIX}state:{code}:{match_number}"
+
+
+def memo_get(code: str, match_number: int, version: int) -> Any | None:
+    with _memo_lock:
+        hit = _memo.get((code, match_number))
+        if hit is not None and hit[0] == version:
+            _memo.move_to_end((code, match_number))
+            return hit[1]
+    return None
+
+
+def memo_put(code: str, match_number: int, version: int, state: Any) -> None:
+    with _memo_lock:
+        cur = _memo.get((code, match_number))
+        if cur is None or cur[0] < version:
+            _memo[(code, match_number)] = (version, state)
+            _memo.move_to_end((code, match_number))
+            while len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+
+
+def dump_get(code: str, match_number: int, version: int) -> dict[str, Any] | None:
+    """The dumped state at exactly `version`, or None (missing, older or newer)."""
+    raw = client().hmget(key(code, match_number), ["v", "s"])
+    if raw[0] is None or int(raw[0]) != version or raw[1] is None:
+        return None
+    data: dict[str, Any] = json.loads(raw[1])
+    return data
+
+
+def dump_put(code: str, match_number: int, version: int, dump: dict[str, Any]) -> None:
+    client().eval(
+        _PUT_IF_NEWER,
+        1,
+        key(code, match_number),
+        version,
+        json.dumps(dump, separators=(",", ":")),
+        settings.LOBBY_STATE_TTL,
+    )
+
+
+def forget(code: str, match_number: int) -> None:
+    """Drop a match's entry here and in this process's memo (tests, operators)."""
+    client().delete(key(code, match_number))
+    with _memo_lock:
+        _memo.pop((code, match_number), None)
+
+
+def forget_local() -> None:
+    with _memo_lock:
+        _memo.clear()

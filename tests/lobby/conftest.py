@@ -1,0 +1,34 @@
+"""Lobby test fixtures: a real database, the real Redis channel layer and state cache.
+
+Each test gets its own Redis key prefix, and every timer, AI move and cached key it
+created is cleared afterwards, so tests never see each other's rooms.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from lobby import bots, state_cache
+from lobby.background import background
+
+
+@pytest.fixture(autouse=True)
+def lobby_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    settings.AI_MOVE_DELAY = 0
+    settings.LOBBY_SWEEP_SECONDS = 0
+    settings.LOBBY_REDIS_PREFIX = prefix
+    settings.LOBBY_THROTTLE_RATES = {"room_create": "100000/minute", "seat_join": "100000/minute"}
+    yield
+    work = background()
+    work.cancel_timers()
+    work.wait_idle(20)
+    bots.forget_scheduled()
+    state_cache.forget_local()
+    client = state_cache.client()
+    keys = list(client.scan_iter(match=f"{prefix}*"))
+    if keys:
+        client.delete(*keys)

@@ -1,0 +1,100 @@
+"""Shared steps of the lobby tests: the REST calls that set a table up, and a socket client."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def api(client: Client, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    call = getattr(client, method)
+    if body is None:
+        return call(path, **headers)
+    return call(path, json.dumps(body), content_type="application/json", **headers)
+
+
+def room_setup(
+    game: str, players: int, options: dict[str, Any], humans: int, ai: str = "hard"
+) -> tuple[str, list[str]]:
+    """A started room: `humans` human seats first, then AI seats; returns code and tokens."""
+    client = Client()
+    made = api(client, "post", "/api/rooms/", {"game": game, "players": players, "options": options, "name": "P0"})
+    assert made.status_code == 201, made.content
+    code, tokens = made.json()["code"], [made.json()["token"]]
+    for i in range(1, humans):
+        joined = api(client, "post", f"/api/rooms/{code}/seats/", {"name": f"P{i}"})
+        assert joined.status_code == 201, joined.content
+        tokens.append(joined.json()["token"])
+    for seat in range(humans, players):
+        added = api(client, "post", f"/api/rooms/{code}/seats/", {"seat": seat, "ai": ai}, tokens[0])
+        assert added.status_code == 201, added.content
+    return code, tokens
+
+
+def match_start(code: str, token: str) -> None:
+    started = api(Client(), "post", f"/api/rooms/{code}/start/", token=token)
+    assert started.status_code == 201, started.content
+
+
+room_setup_async = database_sync_to_async(room_setup)
+match_start_async = database_sync_to_async(match_start)
+
+
+class Table:
+    """One WebSocket connection, keeping every frame it received."""
+
+    def __init__(self, code: str, token: str | None = None) -> None:
+        path = f"/ws/rooms/{code}/" + (f"?token={token}" if token else "")
+        self.ws = WebsocketCommunicator(application, path, headers=[ORIGIN])
+        self.frames: list[dict[str, Any]] = []
+        self.seat: int | None = None
+
+    async def open(self) -> tuple[bool, Any]:
+        connected, code = await self.ws.connect(timeout=10)
+        if connected:
+            welcome = await self.next()
+            assert welcome["type"] == "welcome"
+            self.seat = welcome["seat"]
+        return connected, code
+
+    async def next(self, timeout: float = 10) -> dict[str, Any]:
+        frame: dict[str, Any] = await self.ws.receive_json_from(timeout=timeout)
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            frame = await self.next(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    async def send(self, frame: Any) -> None:
+        await self.ws.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def quiet(self, timeout: float = 0.3) -> list[dict[str, Any]]:
+        """Every frame that arrives until the socket stays quiet for `timeout`."""
+        got = []
+        # receive_nothing waits without cancelling the application, as a timed-out
+        # receive would.
+        while not await self.ws.receive_nothing(timeout, interval=0.01):
+            got.append(await self.next())
+        return got
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "state"]
+
+    def latest_state(self) -> dict[str, Any] | None:
+        states = self.states()
+        return states[-1] if states else None
+
+    async def close(self) -> None:
+        await self.ws.disconnect()
