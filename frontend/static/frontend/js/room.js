@@ -1,0 +1,394 @@
+// The room page: the lobby (link, QR, seats, AIs, start) and then the table of whatever game
+// the room plays. Everything arrives over the room socket; actions go back with an id.
+
+import { addAI, getRoom, rematch, startMatch, takeSeat } from "./api.js";
+import { RoomSocket } from "./socket.js";
+import { profile, recordMatch, roomHistory, roomSeat, saveProfile, saveRoomHistory, saveRoomSeat } from "./store.js";
+import { tileSVG, tileLabel } from "./tiles.js";
+import * as common from "./table/common.js";
+import * as line from "./table/line.js";
+import * as texas42 from "./table/texas42.js";
+import * as trains from "./table/trains.js";
+import * as ends from "./table/ends.js";
+
+const { h, seatName, sideName, topOf } = common;
+const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: ends };
+const games = JSON.parse(document.getElementById("games-data").textContent);
+
+const app = document.getElementById("app");
+const code = app.dataset.code;
+const $ = (id) => document.getElementById(id);
+
+const stored = roomSeat(code);
+const ctx = {
+  code,
+  room: null,
+  view: null,
+  version: -1,
+  seat: stored?.seat ?? null,
+  token: stored?.token ?? null,
+  isHost: false,
+  history: roomHistory(code),
+  chosen: null,
+  socket: null,
+  lastLogLength: 0,
+  act,
+  addAI: async (seat, level) => {
+    try {
+      await addAI(code, seat, level, ctx.token);
+      await refreshRoom();
+    } catch (err) {
+      showError(err.message);
+    }
+  },
+};
+window.dominoes = ctx; // for the console and for tests that want to read the state
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function setConnection(text, ok) {
+  const el = $("connection");
+  el.textContent = text;
+  el.className = `connection ${ok ? "ok" : "down"}`;
+}
+
+async function refreshRoom() {
+  try {
+    ctx.room = await getRoom(code, ctx.token);
+    onRoom();
+  } catch (err) {
+    if (err.status === 404) {
+      showError("There is no room at this link. Check the link, or start a new table from the home page.");
+      $("lobby").hidden = true;
+      setConnection("No such room", false);
+      ctx.socket?.close();
+    } else {
+      showError(err.message);
+    }
+  }
+}
+
+function onRoom() {
+  const room = ctx.room;
+  if (!room) return;
+  ctx.isHost = ctx.seat !== null && ctx.seat === room.host_seat && !!ctx.token;
+  const g = games.find((x) => x.name === room.game);
+  $("room-game").textContent = `· ${g ? g.title : room.game}, ${room.players} players`;
+  common.renderSeats(ctx, $("seats"), { lobby: true });
+  const free = room.seats.filter((s) => s.free).length;
+  const joinForm = $("join");
+  joinForm.hidden = !(ctx.token === null && free > 0 && !room.started);
+  const startBtn = $("start");
+  startBtn.hidden = !(ctx.isHost && !room.playing && !room.started);
+  startBtn.disabled = free > 0;
+  $("lobby-status").textContent = room.playing ? "The match is on."
+    : free ? `${free} seat${free === 1 ? "" : "s"} free: share the link${ctx.isHost ? " or put AIs in them" : ""}.`
+      : ctx.isHost ? "Every seat is filled: start when you are ready." : "Every seat is filled: waiting for the host to start.";
+  const opts = $("options-list");
+  const resolved = room.resolved_options || room.options || {};
+  opts.replaceChildren(...Object.entries(resolved).flatMap(([k, v]) => {
+    const o = g?.options.find((x) => x.name === k);
+    const choice = o?.choices?.find((c) => c.value === v);
+    return [h("dt", { text: o ? o.label : k }), h("dd", { text: choice ? choice.label : v === null ? "default" : String(v) })];
+  }));
+  if (ctx.view) {
+    common.renderSeats(ctx, $("table-seats"));
+    common.renderPlayersBar(ctx, $("players-bar"));
+    renderRematch();
+  }
+}
+
+function act(action) {
+  if (!ctx.socket) return;
+  showError("");
+  ctx.chosen = null;
+  ctx.socket.act(action);
+  ctx.waiting = true;
+  renderTable();
+}
+
+/** Remember what this browser was dealt (for the shuffle check) and each hand's points. */
+function remember(view) {
+  const hist = ctx.history;
+  let changed = false;
+  if (view.hand && ctx.seat !== null && hist.dealt[view.hand_number] === undefined) {
+    const touched = (view.log || []).some((e) => e.seat === ctx.seat && (e.type === "play" || e.type === "draw"));
+    if (!touched) {
+      hist.dealt[view.hand_number] = view.hand;
+      changed = true;
+    }
+  }
+  const last = view.last_hand;
+  if (last && !hist.hands[last.number]) {
+    hist.hands[last.number] = { number: last.number, points: common.handPoints(view, last),
+      label: last.engine ? `${last.engine[0]}-${last.engine[1]}` : `${last.number + 1}` };
+    changed = true;
+  }
+  if (changed) saveRoomHistory(code, hist);
+}
+
+function onState(msg) {
+  const fresh = !ctx.view || ctx.view.hand_number !== msg.view.hand_number;
+  ctx.view = msg.view;
+  ctx.version = msg.version;
+  ctx.waiting = false;
+  if (msg.view.seat !== undefined && msg.view.seat !== null) ctx.seat = msg.view.seat;
+  remember(msg.view);
+  if (fresh) ctx.chosen = null;
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  document.body.dataset.game = msg.view.game;
+  renderTable();
+  if (msg.view.match_over && msg.view.result) {
+    recordMatch(code, ctx.seat !== null && (msg.view.result.winning_seats || []).includes(ctx.seat));
+  }
+}
+
+function legalPlays() {
+  return (ctx.view.legal || []).filter((a) => a.type === "play");
+}
+
+const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+function chooseTile(tile) {
+  const plays = legalPlays().filter((a) => same(a.tile, tile));
+  if (!plays.length) return;
+  if (plays.length === 1) {
+    act(plays[0]);
+    return;
+  }
+  ctx.chosen = ctx.chosen && same(ctx.chosen, tile) ? null : tile;
+  renderTable();
+  if (ctx.chosen) document.querySelector("#end-choice button")?.focus();
+}
+
+function targets() {
+  if (!ctx.chosen) return [];
+  return legalPlays().filter((a) => same(a.tile, ctx.chosen) && a.end).map((a) => a.end);
+}
+
+function playOn(end) {
+  const a = legalPlays().find((x) => ctx.chosen && same(x.tile, ctx.chosen) && x.end === end);
+  if (a) act(a);
+}
+
+function statusText() {
+  const view = ctx.view;
+  const table = TABLES[view.game] || ends;
+  if (view.match_over) {
+    const r = view.result || {};
+    return r.winner === null || r.winner === undefined ? "The match is over: a tie." : `The match is over: ${sideName(ctx, r.winner)} win${(view.teams?.[r.winner] || []).length > 1 ? "" : "s"}.`;
+  }
+  if (ctx.seat !== null && view.to_move === ctx.seat) return table.statusWhy(ctx);
+  const s = ctx.room?.seats?.[view.to_move];
+  const why = s?.ai ? " (AI)" : s && s.human && s.connected === false ? " (away: an AI will stand in)" : "";
+  return `Waiting for ${seatName(ctx, view.to_move)}${why} to play.`;
+}
+
+function renderHand() {
+  const view = ctx.view;
+  const box = $("hand");
+  if (!view.hand) {
+    box.replaceChildren(h("span", { class: "hint", text: "You are watching: spectators see no hands." }));
+    return;
+  }
+  const top = topOf(view);
+  const legal = legalPlays();
+  box.replaceChildren(...view.hand.map((tile) => {
+    const ok = legal.some((a) => same(a.tile, tile)) && !ctx.waiting;
+    const chosen = ctx.chosen && same(ctx.chosen, tile);
+    const ends = legal.filter((a) => same(a.tile, tile)).map((a) => a.end).filter(Boolean);
+    const b = h("button", { type: "button", class: `tile-button${ok ? " legal" : ""}${chosen ? " chosen" : ""}`,
+      "data-tile": `${tile[0]}-${tile[1]}`, "aria-pressed": chosen ? "true" : "false", "aria-disabled": ok ? null : "true",
+      "aria-label": `${tileLabel(tile)}${ok ? (ends.length > 1 ? ", playable on " + ends.join(" or ") : ", playable") : ""}`,
+      onclick: () => ok && chooseTile(tile) }, tileSVG(tile, { top, size: top > 9 ? 76 : 64 }));
+    return b;
+  }));
+}
+
+function renderEndChoice() {
+  const box = $("end-choice");
+  const ts = targets();
+  box.hidden = !ts.length;
+  box.replaceChildren(...(ts.length ? [h("span", { text: `Play ${tileLabel(ctx.chosen)} on: ` }),
+    ...ts.map((end) => {
+      const e = (ctx.view.ends || []).find((x) => x.id === end);
+      return h("button", { type: "button", class: "primary", "data-end": end, onclick: () => playOn(end),
+        text: `${common.endName(end, ctx)}${e ? ` (${e.value})` : ""}` });
+    }), h("button", { type: "button", onclick: () => { ctx.chosen = null; renderTable(); }, text: "Cancel" })] : []));
+}
+
+function renderActions() {
+  const box = $("actions");
+  const legal = ctx.view.legal || [];
+  const table = TABLES[ctx.view.game] || ends;
+  const extra = h("div");
+  if (table.controls) table.controls(ctx, extra);
+  const labels = { draw: "Draw a tile", pass: ctx.view.game === "mexican_train" ? "Pass (place my marker)" : "Pass",
+    end_turn: "End my turn" };
+  const buttons = ["draw", "pass", "end_turn"]
+    .filter((t) => legal.some((a) => a.type === t))
+    .filter((t) => !(ctx.view.game === "texas42" && t === "pass"))
+    .map((t) => h("button", { type: "button", class: "primary", "data-action": t, disabled: ctx.waiting,
+      onclick: () => act({ type: t }), text: labels[t] }));
+  box.replaceChildren(extra, ...buttons);
+}
+
+function renderFlash() {
+  const log = ctx.view.log || [];
+  const box = $("points-flash");
+  if (log.length < ctx.lastLogLength) ctx.lastLogLength = 0;
+  const fresh = log.slice(ctx.lastLogLength).filter((e) => e.type === "score");
+  ctx.lastLogLength = log.length;
+  if (fresh.length) {
+    box.replaceChildren(...fresh.map((e) => h("span", { class: "points-flash", text: `${seatName(ctx, e.seat)} scores ${e.points}` })));
+  } else if (!log.some((e) => e.type === "score")) {
+    box.replaceChildren();
+  }
+}
+
+function renderRematch() {
+  const view = ctx.view;
+  const panel = $("rematch-panel");
+  panel.hidden = !view.match_over;
+  if (!view.match_over) return;
+  $("match-result").textContent = statusText();
+  $("rematch").hidden = !ctx.isHost;
+}
+
+function renderTable() {
+  const view = ctx.view;
+  if (!view) return;
+  const table = TABLES[view.game] || ends;
+  const mine = ctx.seat !== null && view.to_move === ctx.seat && !view.match_over;
+  const status = $("status");
+  status.textContent = statusText();
+  status.className = `status${mine ? " mine" : ""}`;
+  $("commitment").replaceChildren(`Hand ${view.hand_number + 1} · shuffle commitment `, h("code", { text: view.commitment || "" }));
+  table.board(ctx, $("board"), { chosen: ctx.chosen, targets: targets(), onEnd: playOn });
+  renderHand();
+  renderEndChoice();
+  renderActions();
+  renderFlash();
+  common.renderPlayersBar(ctx, $("players-bar"));
+  common.renderSeats(ctx, $("table-seats"));
+  common.renderLog(ctx, $("log"));
+  common.renderScorepad(ctx, $("scorepad"));
+  const summaryNumber = view.last_hand?.number;
+  if ($("summary").dataset.hand !== String(summaryNumber)) {
+    $("summary").dataset.hand = String(summaryNumber);
+    common.renderSummary(ctx, $("summary"));
+  }
+  renderRematch();
+}
+
+function connect() {
+  ctx.socket?.close();
+  ctx.socket = new RoomSocket(code, ctx.token, {
+    status: (state, attempt, wasRetry, closeCode, reason, delay) => {
+      if (state === "open") {
+        setConnection(wasRetry ? "Reconnected: back in sync with the table." : "Connected", true);
+        refreshRoom();
+      } else if (state === "connecting") {
+        if (attempt) setConnection(`Reconnecting (attempt ${attempt})…`, false);
+      } else if (state === "down") {
+        setConnection(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`, false);
+      } else if (state === "refused") {
+        setConnection("The server refused this seat's token.", false);
+        saveRoomSeat(code, { token: undefined, seat: undefined });
+        ctx.token = null;
+        ctx.seat = null;
+        refreshRoom();
+      }
+    },
+    state: onState,
+    room: (msg) => { ctx.room = msg.room; onRoom(); },
+    welcome: (msg) => {
+      if (msg.seat !== undefined) ctx.seat = msg.seat;
+    },
+    ack: () => {},
+    error: (msg) => {
+      ctx.waiting = false;
+      showError(msg.message || `The server refused: ${msg.code}`);
+      if (msg.code === "stale_version" || msg.code === "not_your_turn") ctx.socket.send({ type: "sync" });
+      renderTable();
+    },
+  });
+  ctx.socket.connect();
+}
+
+$("copy-link").addEventListener("click", async () => {
+  const link = app.dataset.link;
+  try {
+    await navigator.clipboard.writeText(link);
+    $("copied").textContent = "Copied.";
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("room-link"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    $("copied").textContent = "Selected: copy it with Ctrl+C.";
+  }
+});
+
+$("join-name").value = profile().name || "";
+$("join").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = $("join-name").value.trim();
+  if (!name) {
+    showError("Type your name first: the other players see it at the table.");
+    return;
+  }
+  try {
+    const seat = await takeSeat(code, name);
+    saveProfile({ name });
+    saveRoomSeat(code, { token: seat.token, seat: seat.seat, host: false });
+    ctx.token = seat.token;
+    ctx.seat = seat.seat;
+    showError("");
+    connect();
+  } catch (err) {
+    showError(err.message);
+  }
+});
+
+async function start(again = false) {
+  try {
+    showError("");
+    await (again ? rematch : startMatch)(code, ctx.token);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+$("start").addEventListener("click", () => start(false));
+$("rematch").addEventListener("click", () => {
+  ctx.history = { dealt: {}, hands: {} };
+  saveRoomHistory(code, ctx.history);
+  saveRoomSeat(code, { counted: false });
+  start(true);
+});
+$("print").addEventListener("click", () => window.print());
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && ctx.chosen) {
+    ctx.chosen = null;
+    renderTable();
+  }
+});
+setInterval(() => {
+  if (ctx.room?.seats?.some((s) => s.human && s.connected === false)) {
+    common.renderSeats(ctx, $("table-seats"));
+    if (!ctx.view) common.renderSeats(ctx, $("seats"), { lobby: true });
+  }
+}, 1000);
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(renderTable, 150);
+});
+
+refreshRoom();
+connect();
