@@ -99,7 +99,7 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path, seconds:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def daphne_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real daphne on a free port with its own SQLite file, migrated first, AI delay 0."""
     work = tmp_path_factory.mktemp("daphne")
     env = dict(os.environ)

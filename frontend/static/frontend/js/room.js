@@ -297,8 +297,11 @@ function connect() {
         if (attempt) setConnection(`Reconnecting (attempt ${attempt})…`, false);
       } else if (state === "down") {
         setConnection(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`, false);
+      } else if (state === "refused" && (closeCode === 4000 || closeCode === 4003)) {
+        setConnection(closeCode === 4000 ? "This seat was opened in another tab or device; this one has stopped."
+          : "The host freed your seat.", false);
       } else if (state === "refused") {
-        setConnection("The server refused this seat's token.", false);
+        setConnection(closeCode === 4404 ? "There is no room at this link." : "The server refused this seat's token.", false);
         saveRoomSeat(code, { token: undefined, seat: undefined });
         ctx.token = null;
         ctx.seat = null;
@@ -307,6 +310,8 @@ function connect() {
     },
     state: onState,
     room: (msg) => { ctx.room = msg.room; onRoom(); },
+    replaced: (msg) => showError(msg.message || "This seat was opened elsewhere."),
+    kicked: (msg) => showError(msg.message || "The host freed your seat."),
     welcome: (msg) => {
       if (msg.seat !== undefined) ctx.seat = msg.seat;
     },

@@ -39,14 +39,14 @@ export class RoomSocket {
       this.attempt = 0;
       this.handlers.status?.("open", 0, wasRetry);
       this.send({ type: "sync" });
-      for (const [id, msg] of this.pending) this.send({ type: "action", id, action: msg.action });
+      for (const [id, msg] of this.pending) this.send({ type: "action", id, action: msg.action, version: msg.version });
     });
     ws.addEventListener("message", (e) => this.receive(e.data));
     ws.addEventListener("close", (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (e.code === 4401 || e.code === 4403 || e.code === 4404) {
+      if ([4000, 4003, 4401, 4404].includes(e.code)) {
         this.handlers.status?.("refused", 0, false, e.code, e.reason);
         return;
       }
@@ -71,11 +71,15 @@ export class RoomSocket {
     return false;
   }
 
-  /** Send an action with a fresh id; it is resent on reconnect until acknowledged or refused. */
+  /**
+   * Send an action with a fresh id and the version it was chosen on (so it cannot land on a
+   * different position); it is resent on reconnect until acknowledged or refused.
+   */
   act(action) {
     const id = actionId();
-    this.pending.set(id, { action, at: Date.now() });
-    this.send({ type: "action", id, action });
+    const version = this.version >= 0 ? this.version : undefined;
+    this.pending.set(id, { action, version });
+    this.send({ type: "action", id, action, version });
     return id;
   }
 
@@ -87,15 +91,19 @@ export class RoomSocket {
       return;
     }
     switch (msg.type) {
-      case "state":
-        if (typeof msg.version === "number" && msg.version < this.version) return;
-        if (this.version >= 0 && msg.version > this.version + 1) {
+      case "state": {
+        // A rematch starts again from version 0, after a view whose match was over.
+        const wasOver = this.over;
+        if (msg.version < this.version && !wasOver) return;
+        this.over = !!msg.view?.match_over;
+        if (this.version >= 0 && msg.version > this.version + 1 && !wasOver) {
           // A gap: a state was lost on the way. Show this one, and ask for the current one.
           this.send({ type: "sync" });
         }
         this.version = msg.version;
         this.handlers.state?.(msg);
         break;
+      }
       case "ack":
         this.pending.delete(msg.id);
         this.handlers.ack?.(msg);

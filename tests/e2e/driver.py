@@ -1,0 +1,100 @@
+"""Playing a table by clicking, as a person would: the helpers the e2e scenarios share."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Page
+
+TIMEOUT_MS = 20_000
+
+
+def create_room(page: Page, base: str, game: str, name: str, players: int | None = None,
+                options: dict[str, str] | None = None, tiles: int | None = None) -> str:
+    """Fill the home page form and create the room; returns the room code."""
+    page.goto(f"{base}/")
+    page.check(f"input[name=game][value={game}]")
+    if players is not None:
+        page.select_option("#players", str(players))
+    if tiles is not None:
+        page.select_option("#set", str(tiles))
+    page.fill("#name", name)
+    for option, value in (options or {}).items():
+        field = page.locator(f"#opt-{option}")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.click("#create-button")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("#seats li")
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def add_ai(page: Page, seat: int, level: str = "hard") -> None:
+    page.click(f"#seats li[data-seat='{seat}'] button[data-level={level}]")
+    page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge.ai")
+
+
+def start(page: Page) -> None:
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden])")
+
+
+def view(page: Page) -> dict[str, Any]:
+    return page.evaluate("() => window.dominoes.view")  # type: ignore[no-any-return]
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("() => window.dominoes.version"))
+
+
+def my_turn(page: Page) -> bool:
+    return bool(page.evaluate(
+        "() => { const d = window.dominoes; return !!d.view && !d.view.match_over && !d.waiting"
+        " && d.view.to_move === d.seat && d.view.legal.length > 0; }"
+    ))
+
+
+def over(page: Page) -> bool:
+    return bool(page.evaluate("() => !!(window.dominoes.view && window.dominoes.view.match_over)"))
+
+
+def take_turn(page: Page) -> bool:
+    """Make one move by clicking what a player would click; False when it is not our turn."""
+    if not my_turn(page):
+        return False
+    before = version(page)
+    if page.locator(".trumps button").count():
+        page.locator(".trumps button").first.click()
+    elif page.locator(".bidbox button[data-bid]").count():
+        page.locator(".bidbox button[data-bid]").first.click()
+    elif page.locator("#hand .tile-button.legal").count():
+        page.locator("#hand .tile-button.legal").first.click()
+        choice = page.locator("#end-choice:not([hidden]) button[data-end]")
+        if choice.count():
+            # Alternate between the board's end target and the end button, both are clickable.
+            target = page.locator("#board .end-target")
+            (target.first if target.count() and before % 2 else choice.first).click()
+    elif page.locator("#actions button[data-action]").count():
+        page.locator("#actions button[data-action]").first.click()
+    else:
+        raise AssertionError(f"our turn but nothing to click: {view(page)['legal']}")
+    page.wait_for_function("v => window.dominoes.version > v || window.dominoes.view.match_over", arg=before,
+                           timeout=TIMEOUT_MS)
+    return True
+
+
+def play_until(pages: list[Page], done: Any, limit_s: float = 120.0) -> None:
+    """Take turns on every page until `done()` holds."""
+    deadline = time.monotonic() + limit_s
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still playing after {limit_s} s: {view(pages[0]).get('log')}")
+        moved = False
+        for page in pages:
+            moved = take_turn(page) or moved
+        if not moved:
+            pages[0].wait_for_timeout(50)

@@ -1,0 +1,176 @@
+"""Whole games in Chromium against a real daphne: rooms by link, AIs, matches played by clicks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import screenshot
+from tests.e2e.driver import add_ai, create_room, over, play_until, start, version, view
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def context_factory(browser):  # type: ignore[no-untyped-def]
+    made = []
+
+    def make(width: int = 1280, height: int = 900):  # type: ignore[no-untyped-def]
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        made.append(ctx)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for ctx in made:
+        ctx.close()
+
+
+def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url, context_factory) -> None:
+    host = context_factory()
+    guest = context_factory()
+    code = create_room(host, daphne_url, "draw", "Ann", players=4,
+                       options={"partnership": "true", "target": "5"})
+    assert host.locator("#room-link").inner_text().endswith(f"/r/{code}")
+    assert host.locator(".qr svg").count() == 1
+
+    guest.goto(f"{daphne_url}/r/{code}")
+    guest.fill("#join-name", "Bob")
+    guest.click("#join button[type=submit]")
+    host.wait_for_selector("#seats li[data-seat='1'] .who:has-text('Bob')")
+    add_ai(host, 2)
+    add_ai(host, 3)
+    screenshot(host, "lobby-partnership-draw")
+    start(host)
+    guest.wait_for_selector("#table:not([hidden])")
+    screenshot(host, "table-draw-start")
+
+    first_hand = view(host)["hand_number"]
+    play_until([host, guest], lambda: over(host) and over(guest))
+
+    final = view(guest)
+    assert final["match_over"] is True
+    assert final["teams"] == [[0, 2], [1, 3]]
+    assert max(final["scores"]) >= 5
+    for page in (host, guest):
+        assert "The match is over" in page.locator("#status").inner_text()
+        page.wait_for_selector(".fair.ok")
+        badge = page.locator(".fair").inner_text()
+        assert "Fair shuffle" in badge and "my hand" in badge
+        rows = page.locator("#scorepad tbody tr").count()
+        assert rows == final["hand_number"] - first_hand + 1
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    assert host.locator("#rematch").is_visible()
+    assert not guest.locator("#rematch").is_visible()
+    screenshot(host, "table-draw-over")
+
+
+def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory) -> None:
+    host = context_factory()
+    create_room(host, daphne_url, "texas42", "Ann", options={"target_marks": "1"})
+    for seat in (1, 2, 3):
+        add_ai(host, seat)
+    start(host)
+    saw = {"bidbox": False, "trick": False}
+
+    def done() -> bool:
+        v = view(host)
+        saw["bidbox"] |= host.locator(".bidbox button").count() > 0
+        saw["trick"] |= bool(v.get("trick"))
+        if saw["trick"] and host.locator(".trick .slot svg").count():
+            screenshot(host, "table-texas42-trick")
+        return over(host)
+
+    play_until([host], done)
+    final = view(host)
+    last = final["last_hand"]
+    assert final["match_over"] and max(final["scores"]) == 1
+    assert last["bid"] is not None and last["trump"] is not None
+    assert any(e["type"] == "trick" for e in last["log"])
+    assert saw["trick"]
+    host.wait_for_selector(".fair.ok")
+    assert host.js_errors == []  # type: ignore[attr-defined]
+    screenshot(host, "table-texas42-over")
+
+
+def test_texas42_bidding_box_offers_only_legal_bids(daphne_url, context_factory) -> None:
+    host = context_factory()
+    create_room(host, daphne_url, "texas42", "Ann")
+    for seat in (1, 2, 3):
+        add_ai(host, seat)
+    start(host)
+    host.wait_for_function("() => window.dominoes.view && window.dominoes.view.to_move === 0", timeout=20_000)
+    v = view(host)
+    assert v["phase"] == "bidding"
+    shown = [int(b) for b in host.locator(".bidbox button[data-bid]").evaluate_all("bs => bs.map(b => b.dataset.bid)")]
+    assert shown == [a["value"] for a in v["legal"] if a["type"] == "bid"]
+    assert host.locator(".bidbox button[data-action=pass]").count() == 1
+    screenshot(host, "table-texas42-bidding")
+
+
+def test_mexican_train_round_with_a_marker(daphne_url, context_factory) -> None:
+    host = context_factory()
+    # Double-six keeps the round short and the boneyard small, so markers come quickly.
+    create_room(host, daphne_url, "mexican_train", "Ann", players=3, tiles=6, options={"rounds": "4"})
+    add_ai(host, 1)
+    add_ai(host, 2)
+    start(host)
+    seen: dict[str, bool] = {"marker": False}
+
+    def done() -> bool:
+        if host.locator(".train.marked .marker").count():
+            if not seen["marker"]:
+                screenshot(host, "table-mexican-train-marker")
+            seen["marker"] = True
+        v = view(host)
+        return v["match_over"] or (seen["marker"] and v["last_hand"] is not None)
+
+    play_until([host], done, limit_s=150)
+    v = view(host)
+    assert seen["marker"]
+    assert v["last_hand"] is not None
+    assert host.locator(".train").count() == 4
+    assert host.locator(".hub svg").count() == 1
+    host.wait_for_selector(".fair.ok")
+    assert host.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_reload_in_the_middle_of_a_hand_resumes_the_same_position(daphne_url, context_factory) -> None:
+    host = context_factory()
+    create_room(host, daphne_url, "draw", "Ann", players=2)
+    add_ai(host, 1)
+    start(host)
+    play_until([host], lambda: len(view(host)["log"]) >= 4, limit_s=30)
+    # Reload while the table waits for us, so nothing moves in between.
+    host.wait_for_function("() => { const d = window.dominoes; return d.view.to_move === d.seat && !d.waiting; }",
+                           timeout=20_000)
+    before = view(host)
+    v_before = version(host)
+    host.reload()
+    host.wait_for_function("() => window.dominoes.view !== null", timeout=20_000)
+    after = view(host)
+    assert version(host) == v_before
+    assert after["hand"] == before["hand"]
+    assert after["log"] == before["log"]
+    assert after["layout"] == before["layout"]
+    assert host.locator("#hand .tile-button").count() == len(before["hand"])
+    assert host.locator("#board svg.line-layout svg.tile").count() == sum(
+        1 for e in before["log"] if e["type"] == "play")
+
+
+def test_phone_layout_fits_375_pixels(daphne_url, context_factory) -> None:
+    phone = context_factory(375, 740)
+    phone.goto(f"{daphne_url}/")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
+    screenshot(phone, "phone-home")
+    create_room(phone, daphne_url, "allfives", "Ann", players=2)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
+    add_ai(phone, 1)
+    start(phone)
+    play_until([phone], lambda: len(view(phone)["log"]) >= 8 or over(phone), limit_s=60)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
+    tile = phone.locator("#hand .tile-button").first.bounding_box()
+    assert tile is not None and tile["width"] >= 44  # a finger-sized target
+    screenshot(phone, "phone-table-allfives")
