@@ -142,9 +142,9 @@ def advance(state: Texas42State, action: Action) -> Texas42State:
         hand = replace(hand, bids=(*hand.bids, (seat, value)))
         if len(hand.bids) == SEATS and high_bid(hand.bids) is None:
             return _finish(state, replace(hand, outcome=Outcome(THROWN_IN, None, 0, False)))
-        return replace(state, hand=hand)
+        return state.with_hand(hand)
     if kind == "trump":
-        return replace(state, hand=replace(hand, trump=action["suit"]))
+        return state.with_hand(replace(hand, trump=action["suit"]))
     return _play(state, seat, make_tile(*action["tile"]))
 
 
@@ -154,7 +154,10 @@ def _play(state: Texas42State, seat: int, tile: Tile) -> Texas42State:
     hands[seat] = tuple(t for t in hands[seat] if t != tile)
     trick = (*hand.trick, (seat, tile))
     if len(trick) < (SEATS - 1 if hand.trump == NELLO else SEATS):
-        return replace(state, hand=replace(hand, hands=tuple(hands), trick=trick))
+        return state.with_hand(Hand(
+            hand.number, hand.seed, hand.commitment, hand.dealt, tuple(hands), hand.bids, hand.trump,
+            hand.tricks, trick,
+        ))
     tiles = [t for _, t in trick]
     winner = trick[winning_index(tiles, trump_suit(hand.trump))][0]
     done = Trick(trick, winner, trick_points(tiles))
@@ -169,7 +172,7 @@ def _play(state: Texas42State, seat: int, tile: Tile) -> Texas42State:
         bidder_tricks=won[side], tricks_played=len(hand.tricks),
     )
     if result is None:
-        return replace(state, hand=hand)
+        return state.with_hand(hand)
     scorer = side if result == MADE else 1 - side
     outcome = Outcome(result, scorer, award(best[1], state.config.points_scoring), len(hand.tricks) < TRICKS)
     return _finish(state, replace(hand, outcome=outcome))

@@ -8,7 +8,7 @@ the points taken are derived from the hand, never stored twice.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from games.core.options import Option, resolve_options
@@ -75,7 +75,11 @@ class Config:
         return choices
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "target_marks": self.target_marks, "target_points": self.target_points,
+            "all_pass": self.all_pass, "doubles_trump": self.doubles_trump,
+            "follow_me": self.follow_me, "nello": self.nello,
+        }
 
 
 def trump_suit(choice: TrumpChoice | None) -> TrumpSuit:
@@ -135,6 +139,10 @@ class Texas42State:
     revealed: tuple[str, ...]
     hand: Hand
     last: Hand | None = None
+
+    def with_hand(self, hand: Hand) -> Texas42State:
+        """The same match with `hand` in play: the hot path of every action, without `replace`."""
+        return Texas42State(self.config, self.master, self.scores, self.revealed, hand, self.last)
 
 
 def side_of(seat: int) -> int:
