@@ -17,11 +17,18 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+function plainName(s, seat) {
+  return s && s.name ? s.name : s && s.ai ? `${cap(s.ai)} AI` : `Seat ${seat + 1}`;
+}
+
+/** A seat's name; where two seats share one (two "Hard AI"), the seat number tells them apart. */
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "nobody";
-  const s = ctx.room?.seats?.[seat];
-  const base = s && s.name ? s.name : s && s.ai ? `${cap(s.ai)} AI` : `Seat ${seat + 1}`;
-  return seat === ctx.seat ? `${base} (you)` : base;
+  const seats = ctx.room?.seats || [];
+  const base = plainName(seats[seat], seat);
+  const shared = seats.filter((s, i) => i !== seat && plainName(s, i) === base).length > 0;
+  const name = shared ? `${base} ${seat + 1}` : base;
+  return seat === ctx.seat ? `${name} (you)` : name;
 }
 
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
@@ -129,10 +136,10 @@ export function renderSeats(ctx, list, { lobby = false } = {}) {
 export function renderPlayersBar(ctx, bar) {
   const view = ctx.view;
   bar.replaceChildren(
-    ...Array.from({ length: view.players }, (_, s) =>
+    ...[...Array.from({ length: view.players }, (_, s) =>
       h("span", { class: "player-chip" + (view.to_move === s ? " to-move" : ""), "data-seat": s },
         `${seatName(ctx, s)} `, h("span", { class: "count", text: `${view.hand_sizes?.[s] ?? "?"}` }), " tiles")),
-    view.boneyard ? h("span", { class: "player-chip", text: `Boneyard: ${view.boneyard}` }) : null,
+    view.boneyard ? h("span", { class: "player-chip", text: `Boneyard: ${view.boneyard}` }) : null].filter(Boolean),
   );
 }
 

@@ -98,7 +98,7 @@ export function placeLine(layout, { limitX = 8, limitY = 6 } = {}) {
  * called when one is clicked or activated with the keyboard.
  */
 export function lineSVG(layout, ends, { top = 6, targets = [], onEnd = null, width = 800 } = {}) {
-  const limitX = Math.max(4, Math.floor(width / 40 / 2) - 1);
+  const limitX = Math.max(6, Math.floor(width / 40 / 2) - 1);
   const { placed, arms, spinnerTile } = placeLine(layout, { limitX, limitY: Math.max(5, limitX - 2) });
   const count = placed.length;
   const svg = document.createElementNS(NS, "svg");

@@ -2,7 +2,7 @@
 // train, and the double that must be answered.
 
 import { tileSVG } from "../tiles.js";
-import { h, seatName, topOf } from "./common.js";
+import { endName, h, seatName, topOf } from "./common.js";
 
 function trainRow(ctx, { id, label, tiles, marker, openEnd, sel, extra }) {
   const top = topOf(ctx.view);
@@ -33,7 +33,8 @@ export function board(ctx, el, sel) {
     h("span", { text: `Engine of round ${(view.round ?? 0) + 1} of ${view.rounds}` }))];
   if (view.open_double) {
     parts.push(h("p", { class: "open-double", role: "alert" },
-      `The double ${view.open_double.value ?? ""} on ${view.open_double.end ? view.open_double.end : "the layout"} must be answered before anything else.`));
+      `The double ${view.open_double.tile ? view.open_double.tile.join("-") + " " : ""}on ${view.open_double.end ? endName(view.open_double.end, ctx) : "the layout"} is open: `
+      + "the next tile anyone plays must go on it."));
   }
   const ends = Object.fromEntries((view.ends || []).map((e) => [e.id, e]));
   const trains = h("div", { class: "trains" });

@@ -1,0 +1,77 @@
+"""The pages without a match: the home form from the rules data, the sheets, the room link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from frontend.rules_data import GAMES, SHEETS
+from tests.e2e.conftest import screenshot
+
+
+def test_mexican_train_sheet_has_thirteen_rounds_from_12_12_down_to_0_0(client) -> None:
+    html = client.get("/sheets/mexican_train/").content.decode()
+    rounds = re.findall(r'<th scope="row">(\d+-\d+)</th>', html)
+    assert rounds == [f"{n}-{n}" for n in range(12, -1, -1)]
+    assert html.count('class="name-cell"') == 8
+    assert "LOWEST" in html
+
+
+@pytest.mark.parametrize(("kind", "targets"), [("line", ["100", "61"]), ("allfives", ["250", "200"])])
+def test_blank_sheets_print_the_targets_of_the_rules_data(client, kind, targets) -> None:
+    response = client.get(f"/sheets/{kind}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for target in targets:
+        assert target in html
+    assert len(re.findall(r'<th scope="row">\d+</th>', html)) == len(SHEETS[kind]["rounds"])
+
+
+def test_unknown_sheet_is_a_404(client) -> None:
+    assert client.get("/sheets/nothing/").status_code == 404
+
+
+def test_room_page_carries_the_link_and_its_qr_code_as_inline_svg(client) -> None:
+    html = client.get("/r/k7wq2mzr9xh4tp").content.decode()
+    assert "http://testserver/r/k7wq2mzr9xh4tp" in html
+    assert re.search(r"<svg[^>]*>.*QR code of the room link", html, re.S)
+
+
+def test_home_lists_every_game_of_the_rules_data(client) -> None:
+    html = client.get("/").content.decode()
+    for game in GAMES:
+        assert f'value="{game["name"]}"' in html
+
+
+@pytest.mark.e2e
+def test_home_shows_each_contested_rule_with_its_sources_and_default(page, daphne_url) -> None:
+    page.goto(f"{daphne_url}/")
+    for game in GAMES:
+        page.check(f"input[name=game][value={game['name']}]")
+        page.select_option("#players", str(max(game["players"]) if 4 not in game["players"] else 4))
+        contested = [o for o in game["options"] if o.get("contested")]
+        assert page.locator("#option-list details").count() == len(contested), game["name"]
+        for opt in game["options"]:
+            if opt["kind"] == "choice":
+                chosen = page.locator(f"#opt-{opt['name']} option:checked").inner_text()
+                assert chosen.endswith("(default)"), (game["name"], opt["name"])
+    page.check("input[name=game][value=draw]")
+    page.locator("#option-list details summary").first.click()
+    assert "pagat, Draw" in page.locator("#option-list details").first.inner_text()
+
+
+@pytest.mark.e2e
+def test_score_sheet_prints_without_the_site_header(page, daphne_url) -> None:
+    page.goto(f"{daphne_url}/sheets/mexican_train/")
+    page.emulate_media(media="print")
+    assert not page.locator("header.site").is_visible()
+    assert page.locator("table.score-sheet").is_visible()
+    screenshot(page, "sheet-mexican-train-print")
+
+
+@pytest.mark.e2e
+def test_unknown_room_link_says_there_is_no_such_room(page, daphne_url) -> None:
+    page.goto(f"{daphne_url}/r/zzzzzzzzzzzzzz")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "no room at this link" in page.locator("#error").inner_text()
