@@ -59,11 +59,9 @@ def explain_bid(value: int, standing: int | None) -> str:
         return f"a bid above {MAX_POINTS_BID} is in whole marks (84, 126, ...), not {value}"
     if value < MIN_BID:
         return f"the lowest bid is {MIN_BID}, not {value}"
-    if standing is None:
-        return f"a bid is {MIN_BID} to {MAX_POINTS_BID} or {TWO_MARKS}, not {value}"
-    if value <= standing:
+    if standing is not None and value <= standing:
         return f"a bid must beat the standing bid of {standing}"
     return (
-        f"over a standing bid of {standing} you may bid only one mark more "
-        f"({standing + MARK}), not {value}"
+        f"a bid of {value} is allowed only over a standing bid of {value - MARK}: "
+        f"above two marks, bids go up one mark at a time"
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.core.errors import IllegalAction
 from games.core.fairness import hand_seed
@@ -50,6 +52,8 @@ def test_a_bid_must_beat_the_standing_bid() -> None:
         RULES.apply(state, {"type": "bid", "value": 35})
     with pytest.raises(IllegalAction, match="beat"):
         RULES.apply(state, {"type": "bid", "value": 31})
+    with pytest.raises(IllegalAction, match="126 is allowed only over a standing bid of 84"):
+        RULES.apply(state, {"type": "bid", "value": 126})
 
 
 def test_two_marks_may_be_bid_at_any_time() -> None:
@@ -63,7 +67,7 @@ def test_two_marks_may_be_bid_at_any_time() -> None:
 def test_above_two_marks_only_one_mark_more() -> None:
     state = run(RULES.new_match(players=4, options={}, seed=b"auction"), "bid 84")
     assert bids_allowed(state) == [126]
-    with pytest.raises(IllegalAction, match=r"only one mark more \(126\)"):
+    with pytest.raises(IllegalAction, match="168 is allowed only over a standing bid of 126"):
         RULES.apply(state, {"type": "bid", "value": 168})
     with pytest.raises(IllegalAction, match="beat"):
         RULES.apply(state, {"type": "bid", "value": 84})
@@ -148,3 +152,13 @@ def test_actions_out_of_phase_are_refused_with_a_reason() -> None:
     naming = run(state, "bid 30, pass, pass, pass")
     with pytest.raises(IllegalAction, match="name trumps"):
         RULES.apply(naming, {"type": "bid", "value": 31})
+
+
+@given(standing=st.sampled_from([None, *range(30, 43), 84, 126, 168]), value=st.integers(0, 300))
+def test_a_bid_is_legal_exactly_when_the_rules_allow_it(standing: int | None, value: int) -> None:
+    allowed = (
+        (30 <= value <= 42 and (standing is None or value > standing))
+        or (value == 84 and (standing is None or standing < 84))
+        or (standing is not None and standing >= 84 and value == standing + 42)
+    )
+    assert (value in legal_bids(standing)) == allowed
