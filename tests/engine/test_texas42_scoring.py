@@ -160,3 +160,30 @@ def test_a_play_must_follow_suit_and_says_so() -> None:
     assert RULES.view(run(state, "6-3"), 2)["trick"] == [
         {"seat": 0, "tile": [1, 3]}, {"seat": 1, "tile": [3, 6]},
     ]
+
+
+def legal_tiles(state: Any) -> list[list[int]]:
+    return [a["tile"] for a in RULES.legal_actions(state)]
+
+
+def test_doubles_trump_through_the_engine_a_double_lead_calls_for_doubles() -> None:
+    state = run(table(SIXES_DEAL, {"doubles_trump": True}), "bid 30, pass, pass, pass, trump doubles, 6-6")
+    assert legal_tiles(state) == [[0, 0], [1, 1], [2, 2], [5, 5]]
+    state = run(state, "0-0")
+    assert legal_tiles(state) == [[3, 3], [4, 4]]
+    state = run(state, "3-3")
+    assert len(legal_tiles(state)) == 7
+    view = RULES.view(run(state, "0-1"), None)
+    assert hand_events(view, "trick") == [
+        {"type": "trick", "winner": 1, "points": 1, "tiles": [[6, 6], [0, 0], [3, 3], [0, 1]]}]
+    assert (view["leader"], view["to_move"], view["tricks_won"], view["points_taken"]) == (1, 1, [0, 1], [0, 1])
+
+
+def test_follow_me_through_the_engine_a_lead_calls_for_its_higher_end_only() -> None:
+    state = run(table(SIXES_DEAL, {"follow_me": True}), "bid 30, pass, pass, pass, trump follow_me, 6-5")
+    assert len(legal_tiles(state)) == 7  # 5-5 is a five, not a six: no six held, anything goes
+    state = run(state, "5-5")
+    assert legal_tiles(state) == [[2, 4], [2, 5], [3, 3], [3, 4], [3, 5], [4, 4], [4, 5]]
+    view = RULES.view(run(state, "4-5, 1-5"), None)
+    assert hand_events(view, "trick")[0]["winner"] == 1
+    assert view["points_taken"] == [0, 11]
