@@ -7,11 +7,14 @@ in here, so the resolved options a view shows can start an identical match.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.core.options import Option, resolve_options, verify_players
 from games.core.tiles import set_size
+from games.line.tables import TileTable, table
+
+NO_DRAWING = 1 << 30
 
 #: Most players each set seats (the main document's table of sets).
 SET_PLAYERS: dict[int, int] = {6: 4, 9: 6, 12: 10}
@@ -61,6 +64,9 @@ class LineConfig:
     fives: bool
     side: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...]
+    #: The set's tables, and the boneyard size at or below which nobody may draw.
+    tiles: TileTable = field(compare=False, repr=False)
+    draw_floor: int = field(compare=False, repr=False)
 
     def options(self) -> dict[str, Any]:
         """The resolved options, as a view shows them and `new_match` accepts them."""
@@ -132,4 +138,5 @@ def resolve_config(game: str, players: object, options: Mapping[str, Any] | None
         scoring=values["scoring"], spinner=values["spinner"], reserve=values["boneyard_reserve"],
         target=target, next_lead=values["next_lead"], double_blank=values["double_blank"],
         round_to_five=values["round_to_five"], draws=draws, fives=fives, side=side, teams=teams,
+        tiles=table(top), draw_floor=values["boneyard_reserve"] if draws else NO_DRAWING,
     )

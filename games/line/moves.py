@@ -1,65 +1,61 @@
 """Legal actions and the unchecked step of Block, Draw and All Fives.
 
-These are the hot paths of every AI rollout, so they work on the bitmask encoding directly and
-build each new state with one constructor call.
+These are the hot paths of every AI rollout, so they work on the bitmask encoding directly,
+look the open ends up in a memoised plan, and build each new state with one constructor call.
 """
 
 from __future__ import annotations
 
 from games.core.actions import Action
-from games.core.layout import CLOSED, END_IDS, END_INDEX, end_total, lead_layout, place
+from games.core.layout import CLOSED, END_INDEX, end_total, lead_layout, place
 from games.line.match import end_hand, stop_at_target
 from games.line.scoring import fives_points
 from games.line.state import DRAW, LEAD, NOBODY, PASS, PLAY, SCORE, LineState
-from games.line.tables import bits, table
 
 
 def fitting(state: LineState) -> int:
-    """The tiles that fit some open end, as a mask (every tile while the layout is empty)."""
-    suit = table(state.config.top).suit
-    fit = 0
-    for v in state.layout.ends:
-        if v != CLOSED:
-            fit |= suit[v]
-    return fit
+    """The tiles that fit some open end, as a mask (none while the layout is empty)."""
+    return state.config.tiles.plan(state.layout.ends)[0]
 
 
 def can_draw(state: LineState, boneyard: int) -> bool:
-    config = state.config
-    return config.draws and boneyard > config.reserve
+    return boneyard > state.config.draw_floor
 
 
 def legal_actions(state: LineState) -> list[Action]:
     seat = state.to_move
     if seat < 0:
         return []
-    tiles = table(state.config.top)
+    tiles = state.config.tiles
     hand = state.hands[seat]
-    low, high = tiles.low, tiles.high
     ends = state.layout.ends
+    low, high = tiles.low, tiles.high
     if ends[0] == CLOSED:
         if state.lead >= 0:
             i = state.lead
             return [{"type": "play", "tile": [low[i], high[i]]}]
-        return [{"type": "play", "tile": [low[i], high[i]]} for i in bits(hand)]
-    suit = tiles.suit
-    fit = 0
-    open_ends = []
-    for e in range(4):
-        v = ends[e]
-        if v != CLOSED:
-            fit |= suit[v]
-            open_ends.append((suit[v], END_IDS[e]))
+        out: list[Action] = []
+        while hand:
+            bit = hand & -hand
+            hand ^= bit
+            i = bit.bit_length() - 1
+            out.append({"type": "play", "tile": [low[i], high[i]]})
+        return out
+    fit, per_end = tiles.plan(ends)
     playable = hand & fit
     if playable:
-        out: list[Action] = []
-        for i in bits(playable):
-            bit = 1 << i
-            for mask, name in open_ends:
+        out = []
+        while playable:
+            bit = playable & -playable
+            playable ^= bit
+            i = bit.bit_length() - 1
+            a = low[i]
+            b = high[i]
+            for mask, name in per_end:
                 if mask & bit:
-                    out.append({"type": "play", "tile": [low[i], high[i]], "end": name})
+                    out.append({"type": "play", "tile": [a, b], "end": name})
         return out
-    if can_draw(state, len(state.boneyard)):
+    if len(state.boneyard) > state.config.draw_floor:
         return [{"type": "draw"}]
     return [{"type": "pass"}]
 
@@ -67,16 +63,16 @@ def legal_actions(state: LineState) -> list[Action]:
 def advance(state: LineState, action: Action) -> LineState:
     kind = action["type"]
     if kind == "play":
-        return _play(state, action)
+        return play(state, action)
     if kind == "draw":
-        return _draw(state)
-    return _pass(state)
+        return draw(state)
+    return pass_turn(state)
 
 
-def _play(state: LineState, action: Action) -> LineState:
+def play(state: LineState, action: Action) -> LineState:
     config = state.config
     seat = state.to_move
-    tiles = table(config.top)
+    tiles = config.tiles
     a, b = action["tile"]
     index = tiles.grid[a][b]
     end_name = action.get("end")
@@ -87,8 +83,9 @@ def _play(state: LineState, action: Action) -> LineState:
         end = END_INDEX[end_name]
         shown = state.layout.ends[end]
         layout = place(state.layout, end, b if a == shown else a, a == b, config.spinner)
-    hand = state.hands[seat] & ~(1 << index)
-    hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
+    hands = state.hands
+    hand = hands[seat] & ~(1 << index)
+    hands = (*hands[:seat], hand, *hands[seat + 1:])
     log = (*state.log, (PLAY, seat, index, end))
     scores = state.scores
     fives = state.fives
@@ -109,12 +106,8 @@ def _play(state: LineState, action: Action) -> LineState:
         return stop_at_target(after, scored)
     if not hand:
         return end_hand(after, seat)
-    if not can_draw(state, len(state.boneyard)):
-        suit = tiles.suit
-        fit = 0
-        for v in layout.ends:
-            if v != CLOSED:
-                fit |= suit[v]
+    if len(state.boneyard) <= config.draw_floor:
+        fit = tiles.plan(layout.ends)[0]
         for h in hands:
             if h & fit:
                 break
@@ -123,26 +116,28 @@ def _play(state: LineState, action: Action) -> LineState:
     return after
 
 
-def _draw(state: LineState) -> LineState:
+def draw(state: LineState) -> LineState:
     seat = state.to_move
     boneyard = state.boneyard
-    hand = state.hands[seat] | 1 << boneyard[0]
-    hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
-    log = (*state.log, (DRAW, seat))
+    hands = state.hands
+    hands = (*hands[:seat], hands[seat] | 1 << boneyard[0], *hands[seat + 1:])
     rest = boneyard[1:]
     after = LineState(
         state.config, state.master, state.seed, state.commitment, state.hand_number, hands,
-        rest, state.layout, state.lead, seat, state.scores, state.fives, log,
+        rest, state.layout, state.lead, seat, state.scores, state.fives, (*state.log, (DRAW, seat)),
         state.dealt, state.revealed, state.last_hand,
     )
-    if not can_draw(state, len(rest)):
+    if len(rest) <= state.config.draw_floor:
         fit = fitting(state)
-        if not any(h & fit for h in hands):
+        for h in hands:
+            if h & fit:
+                break
+        else:
             return end_hand(after, NOBODY)
     return after
 
 
-def _pass(state: LineState) -> LineState:
+def pass_turn(state: LineState) -> LineState:
     seat = state.to_move
     shown = tuple(v for v in state.layout.ends if v != CLOSED)
     return LineState(

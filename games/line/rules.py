@@ -46,6 +46,8 @@ class LineRules(Rules[LineState]):
         return moves.legal_actions(state)
 
     def advance(self, state: LineState, action: Action) -> LineState:
+        if action["type"] == "play":
+            return moves.play(state, action)
         return moves.advance(state, action)
 
     def view(self, state: LineState, seat: int | None) -> dict[str, Any]:

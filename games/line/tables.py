@@ -8,10 +8,13 @@ on an end showing `v` exactly when `hand & suit[v]` is non-zero, which keeps the
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
+from games.core.layout import CLOSED, END_IDS
 from games.core.tiles import Tile, full_set, tile_index
+
+Plan = tuple[int, tuple[tuple[int, str], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,21 @@ class TileTable:
     grid: tuple[tuple[int, ...], ...]
     doubles_high_first: tuple[int, ...]
     by_weight: tuple[int, ...]
+    plans: dict[tuple[int, ...], Plan] = field(default_factory=dict, compare=False, repr=False)
+
+    def plan(self, ends: tuple[int, ...]) -> Plan:
+        """For open ends `ends`: the mask of tiles that fit any, and `(mask, end id)` per end.
+
+        Memoised: a set has few distinct end tuples, and this is asked on every move.
+        """
+        found = self.plans.get(ends)
+        if found is None:
+            per_end = tuple((self.suit[v], END_IDS[e]) for e, v in enumerate(ends) if v != CLOSED)
+            fit = 0
+            for mask, _ in per_end:
+                fit |= mask
+            found = self.plans[ends] = (fit, per_end)
+        return found
 
     def index(self, tile: Tile) -> int:
         return tile_index(tile, self.top)

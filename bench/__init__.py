@@ -1,0 +1,1 @@
+"""Benchmarks: each prints its figures (and JSON with --json)."""
