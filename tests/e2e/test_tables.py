@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import screenshot
-from tests.e2e.driver import add_ai, create_room, over, play_until, start, version, view
+from tests.e2e.driver import add_ai, create_room, my_turn, over, play_until, start, take_turn, version, view
 
 pytestmark = pytest.mark.e2e
 
@@ -49,6 +49,9 @@ def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url
 
     first_hand = view(host)["hand_number"]
     play_until([host, guest], lambda: over(host) and over(guest))
+    for page in (host, guest):
+        stats = page.evaluate("() => JSON.parse(localStorage.getItem('dominoes.profile')).stats")
+        assert stats["played"] == 1
 
     final = view(guest)
     assert final["match_over"] is True
@@ -174,3 +177,63 @@ def test_phone_layout_fits_375_pixels(daphne_url, context_factory) -> None:
     tile = phone.locator("#hand .tile-button").first.bounding_box()
     assert tile is not None and tile["width"] >= 44  # a finger-sized target
     screenshot(phone, "phone-table-allfives")
+
+
+def test_dropped_socket_reconnects_resyncs_and_says_so(daphne_url, context_factory) -> None:
+    host = context_factory()
+    guest = context_factory()
+    code = create_room(host, daphne_url, "block", "Ann", players=2)
+    guest.goto(f"{daphne_url}/r/{code}")
+    guest.fill("#join-name", "Bob")
+    guest.click("#join button[type=submit]")
+    start(host)
+    guest.wait_for_selector("#table:not([hidden])")
+    # Drop the host's socket from under it: the page must come back on its own.
+    host.evaluate("() => window.dominoes.socket.ws.close()")
+    host.wait_for_selector("#connection:has-text('Reconnected')", timeout=20_000)
+    assert version(host) == version(guest)
+    # The guest leaves: the host sees the seat away, with the time it has to come back.
+    guest_context = guest.context
+    guest.close()
+    host.wait_for_selector("#table-seats li[data-seat='1'] .badge.away:has-text('back in')", timeout=20_000)
+    screenshot(host, "table-block-guest-away")
+    back = guest_context.new_page()
+    back.goto(f"{daphne_url}/r/{code}")
+    back.wait_for_selector("#table:not([hidden])")
+    host.wait_for_selector("#table-seats li[data-seat='1'] .badge:has-text('online')", timeout=20_000)
+    assert view(back)["hand"] is not None
+
+
+def test_keyboard_alone_plays_a_tile_on_a_chosen_end(daphne_url, context_factory) -> None:
+    host = context_factory()
+    create_room(host, daphne_url, "draw", "Ann", players=2)
+    add_ai(host, 1)
+    start(host)
+
+    def two_ends_choice() -> bool:
+        v = view(host)
+        if v["match_over"]:
+            return True
+        plays = [a for a in v["legal"] if a["type"] == "play"]
+        tiles = {tuple(a["tile"]) for a in plays}
+        if any(sum(1 for a in plays if tuple(a["tile"]) == t) > 1 for t in tiles) and my_turn(host):
+            return True
+        take_turn(host)
+        return False
+
+    play_until([host], two_ends_choice, limit_s=60)
+    if over(host):
+        pytest.skip("no tile with two ends came up in this match")
+    before = version(host)
+    hand = view(host)["hand_number"]
+    legal = host.locator("#hand .tile-button.legal[aria-label*='playable on']").first
+    tile = [int(n) for n in (legal.get_attribute("data-tile") or "").split("-")]
+    legal.focus()
+    host.keyboard.press("Enter")
+    assert host.evaluate("() => document.activeElement.dataset.end") in ("left", "right")
+    host.keyboard.press("Enter")
+    host.wait_for_function("v => window.dominoes.version > v", arg=before)
+    after = view(host)
+    log = after["log"] if after["hand_number"] == hand else after["last_hand"]["log"]
+    played = [e for e in log if e["type"] == "play" and e["seat"] == 0]
+    assert played[-1]["tile"] == tile

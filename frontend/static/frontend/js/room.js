@@ -14,6 +14,8 @@ import * as ends from "./table/ends.js";
 const { h, seatName, sideName, topOf } = common;
 const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: ends };
 const games = JSON.parse(document.getElementById("games-data").textContent);
+const setNames = JSON.parse(document.getElementById("set-names").textContent);
+const allOptions = games.flatMap((g) => g.options);
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -91,9 +93,11 @@ function onRoom() {
   const opts = $("options-list");
   const resolved = room.resolved_options || room.options || {};
   opts.replaceChildren(...Object.entries(resolved).flatMap(([k, v]) => {
-    const o = g?.options.find((x) => x.name === k);
+    if (k === "set") return [h("dt", { text: "Set" }), h("dd", { text: setNames[v] || String(v) })];
+    const o = g?.options.find((x) => x.name === k) || allOptions.find((x) => x.name === k);
     const choice = o?.choices?.find((c) => c.value === v);
-    return [h("dt", { text: o ? o.label : k }), h("dd", { text: choice ? choice.label : v === null ? "default" : String(v) })];
+    const text = choice ? choice.label : v === null ? "default" : typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+    return [h("dt", { text: o ? o.label : k.replace(/_/g, " ") }), h("dd", { text })];
   }));
   if (ctx.view) {
     common.renderSeats(ctx, $("table-seats"));
