@@ -127,7 +127,7 @@ def _parse_chat(data: dict[str, Any], max_length: int) -> ChatMessage:
     text = data.get("text")
     if not isinstance(text, str):
         raise InboundError('a chat message needs a "text" string or a "phrase"')
-    clean = " ".join("".join(c for c in text if c.isprintable()).split())
+    clean = " ".join("".join(c if c.isprintable() else " " for c in text).split())
     if not clean:
         raise InboundError("a chat message cannot be empty")
     if len(clean) > max_length:

@@ -51,7 +51,7 @@ def _token_new() -> str:
 def name_clean(name: object) -> str:
     if not isinstance(name, str):
         raise BadOptionError("a name is a string", "name")
-    clean = " ".join("".join(c for c in name if c.isprintable()).split())
+    clean = " ".join("".join(c if c.isprintable() else " " for c in name).split())
     if not clean:
         raise BadOptionError("a name cannot be empty", "name")
     if len(clean) > NAME_MAX_LENGTH:

@@ -27,7 +27,9 @@ def room_setup(
 ) -> tuple[str, list[str]]:
     """A started room: `humans` human seats first, then AI seats; returns code and tokens."""
     client = Client()
-    made = api(client, "post", "/api/rooms/", {"game": game, "players": players, "options": options, "name": "P0"})
+    made = api(
+        client, "post", "/api/rooms/", {"game": game, "players": players, "options": options, "name": "P0"}
+    )
     assert made.status_code == 201, made.content
     code, tokens = made.json()["code"], [made.json()["token"]]
     for i in range(1, humans):
@@ -98,3 +100,88 @@ class Table:
 
     async def close(self) -> None:
         await self.ws.disconnect()
+
+
+# Checks over whole matches ---------------------------------------------------------------
+
+#: View keys that hold numbers in pairs that are not tiles, or tiles of finished hands.
+NON_TILE_KEYS = frozenset(
+    {
+        "last_hand",
+        "teams",
+        "scores",
+        "ends",
+        "hand_sizes",
+        "revealed",
+        "options",
+        "result",
+        "bids",
+        "tricks_won",
+        "points_taken",
+        "winning_seats",
+        "sitting_out",
+        "resolved_options",
+        "hand_points",
+        "values",
+        "points",
+    }
+)
+
+
+def tiles_in(value: Any, path: str = "") -> dict[tuple[int, int], str]:
+    """Every [a, b] pair of whole numbers anywhere in `value` (outside NON_TILE_KEYS),
+    with the path of one place it appears."""
+    found: dict[tuple[int, int], str] = {}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key not in NON_TILE_KEYS:
+                found.update(tiles_in(item, f"{path}.{key}"))
+    elif isinstance(value, list):
+        if len(value) == 2 and all(type(x) is int for x in value):
+            found[(min(value), max(value))] = path
+        else:
+            for i, item in enumerate(value):
+                found.update(tiles_in(item, f"{path}[{i}]"))
+    return found
+
+
+def states_replayed(code: str) -> tuple[Any, dict[int, Any]]:
+    """The rules and every state of the room's current match, by version, from the log."""
+    from games.engine import get_rules
+    from lobby.models import ActionRecord, Match
+
+    match = Match.objects.filter(room__code=code).order_by("-number").first()
+    assert match is not None
+    rules = get_rules(match.game)
+    state = rules.new_match(match.players, match.options, seed=bytes(match.seed))
+    states = {0: state}
+    for record in ActionRecord.objects.filter(match=match).order_by("seq"):
+        state = rules.apply(state, record.action)
+        states[record.seq] = state
+    assert max(states) == match.version
+    return rules, states
+
+
+def verify_frames(frames: list[dict[str, Any]], seat: int | None, rules: Any, states: dict[int, Any]) -> int:
+    """Every state frame is the fresh view of the stored state at its version, versions
+    never go back (a `sync` repeats one), and no frame holds a tile of another seat's hand. Returns the frames seen."""
+    last = -1
+    checked = 0
+    for frame in frames:
+        if frame["type"] == "state":
+            version = frame["version"]
+            assert version >= last, f"version went from {last} to {version}"
+            last = version
+            state = states[version]
+            assert frame["view"] == rules.view(state, seat)
+            hidden: set[tuple[int, int]] = set()
+            for other in range(rules.view(state, None)["players"]):
+                if other != seat:
+                    hidden.update(tuple(t) for t in rules.view(state, other)["hand"])
+            seen = tiles_in(frame)
+            leaked = {tile: seen[tile] for tile in hidden.intersection(seen)}
+            assert not leaked, f"seat {seat} saw {leaked} of another hand at version {version}"
+        else:
+            assert not tiles_in(frame), f"a {frame['type']} frame holds tiles"
+        checked += 1
+    return checked

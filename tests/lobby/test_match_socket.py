@@ -1,0 +1,112 @@
+"""Whole matches over the room WebSocket, with real Redis and a real database.
+
+Every frame every connection receives is checked: each state is the fresh view of the
+stored state at its version (replayed from the action log), versions only grow, and no
+frame holds a tile of another seat's hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from lobby import selectors
+from lobby.models import ActionRecord, Match
+from tests.lobby.helpers import Table, match_start_async, room_setup_async, states_replayed, verify_frames
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def drive(table: Table, rng: random.Random) -> dict[str, Any]:
+    """Play random legal actions for this seat until the match is over; the last state."""
+    acted = -1
+    serial = 0
+    while True:
+        frame = await table.next(timeout=30)
+        if frame["type"] == "error":
+            raise AssertionError(f"seat {table.seat} got {frame}")
+        if frame["type"] != "state":
+            continue
+        view = frame["view"]
+        if view["match_over"]:
+            return frame
+        if view["legal"] and frame["version"] > acted:
+            acted = frame["version"]
+            serial += 1
+            action = rng.choice(view["legal"])
+            await table.send(
+                {
+                    "type": "action",
+                    "id": f"s{table.seat}-{serial}",
+                    "action": action,
+                    "version": frame["version"],
+                }
+            )
+
+
+async def watch(table: Table) -> dict[str, Any]:
+    while True:
+        frame = await table.next(timeout=30)
+        if frame["type"] == "state" and frame["view"]["match_over"]:
+            return frame
+
+
+async def play_match(game: str, players: int, options: dict[str, Any], humans: int, seed: int) -> None:
+    """Seat `humans` random players and AIs for the rest, play to the end, check every frame."""
+    code, tokens = await room_setup_async(game, players, options, humans)
+    seats = [Table(code, token) for token in tokens]
+    spectator = Table(code)
+    for table in [*seats, spectator]:
+        assert (await table.open())[0]
+    await match_start_async(code, tokens[0])
+    rng = random.Random(seed)
+    finals = await asyncio.gather(*(drive(t, random.Random(rng.random())) for t in seats), watch(spectator))
+    rules, states = await database_sync_to_async(states_replayed)(code)
+    final_version = max(states)
+    assert rules.to_move(states[final_version]) is None
+    for table in [*seats, spectator]:
+        await table.quiet(0.1)
+        assert verify_frames(table.frames, table.seat, rules, states) > 0
+        assert table.latest_state()["version"] == final_version
+        version, view = await database_sync_to_async(selectors.seat_view_get)(code, table.seat)
+        assert (version, view) == (final_version, table.latest_state()["view"])
+    assert all(f["view"]["result"] == finals[0]["view"]["result"] for f in finals)
+    result = finals[0]["view"]["result"]
+    assert result["winner"] in [*range(len(result["scores"])), None]
+    for table in [*seats, spectator]:
+        await table.close()
+
+
+async def test_partnership_draw_match_with_two_humans_and_two_ai_seats_plays_to_the_end():
+    await play_match("draw", 4, {"partnership": True}, humans=2, seed=20260805)
+    match = await database_sync_to_async(Match.objects.get)()
+    actors = await database_sync_to_async(
+        lambda: set(ActionRecord.objects.filter(match=match).values_list("seat", "actor"))
+    )()
+    assert {seat for seat, actor in actors if actor == "ai"} == {2, 3}
+    assert {seat for seat, actor in actors if actor == "seat"} == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("block", 3, {"target": 30}),
+        ("draw", 2, {"target": 30}),
+        ("allfives", 4, {"partnership": True, "target": 60}),
+        ("texas42", 4, {"target_marks": 1}),
+        ("mexican_train", 3, {"set": 9, "rounds": 2}),
+        ("chicken_foot", 3, {}),
+    ],
+)
+async def test_no_frame_of_a_whole_match_shows_another_seats_tile(game, players, options):
+    from games.engine import get_rules
+
+    try:
+        get_rules(game)
+    except ImportError:
+        pytest.skip(f"the {game} engine is not written yet")
+    await play_match(game, players, options, humans=players, seed=7)
