@@ -23,6 +23,8 @@ import contextlib
 import json
 import os
 import random
+import re
+import secrets
 import sys
 import time
 import urllib.request
@@ -275,9 +277,11 @@ class BareTarget(Target):
 
     name = "bare"
     application = "bench.bare_asgi:application"
+    #: Group names of one run only: a group left over in Redis would add stale members.
+    run_tag = secrets.token_hex(4)
 
     async def open_room(self, index: int) -> Room:
-        room = Room(f"room{index}x{self.seed}", self.tally, random.Random(index))
+        room = Room(f"{self.run_tag}-{index}", self.tally, random.Random(index))
         await self.connect(room, [f"/ws/bare/{room.code}/"] * PLAYERS)
         for client in room.clients:
             client.version = 0
@@ -341,7 +345,14 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             next_tick += interval
             if time.perf_counter() >= stop_at:
                 break
-        if not await play_one(target, room, phase):
+        try:
+            more = await play_one(target, room, phase)
+        except websockets.ConnectionClosed:
+            target.tally.errors["send_on_closed_socket"] += 1
+            return
+        if not more:
+            if room.clients[0].view.get("to_move", 0) is not None:
+                return
             target.tally.matches_finished += 1
             await room.close()
             room = await target.open_room(index + len(rooms) * (1 + target.tally.matches_finished))
@@ -349,11 +360,16 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
 
 
 async def run_phase(target: Target, rooms: list[Room], phase: Phase) -> dict[str, Any]:
+    cpu_before = total_cpu(target.servers)
     phase.started = time.perf_counter()
     stop_at = phase.started + phase.seconds
     await asyncio.gather(*(drive(target, rooms, i, phase, stop_at) for i in range(len(rooms))))
     phase.ended = time.perf_counter()
-    return phase.summary()
+    summary = phase.summary()
+    if phase.actions:
+        used = total_cpu(target.servers) - cpu_before
+        summary["server_cpu_ms_per_action"] = round(used * 1000 / phase.actions, 2)
+    return summary
 
 
 async def request_final_states(rooms: list[Room]) -> None:
@@ -373,6 +389,17 @@ def count_lost(target: Target, rooms: list[Room]) -> None:
 
 def total_rss(servers: list[Daphne]) -> int:
     return sum(server.rss() for server in servers)
+
+
+def total_cpu(servers: list[Daphne]) -> float:
+    """CPU seconds the server processes used: a cost per action that other load cannot inflate much."""
+    import psutil
+
+    total = 0.0
+    for server in servers:
+        times = psutil.Process(server.pid).cpu_times()
+        total += times.user + times.system
+    return total
 
 
 async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]:
@@ -436,15 +463,28 @@ def servers_for(target_class: type[Target], args: argparse.Namespace) -> Iterato
 async def measure(target_class: type[Target], args: argparse.Namespace) -> dict[str, Any]:
     with servers_for(target_class, args) as servers:
         target = target_class(servers, Tally(), args.seed)
-        return await asyncio.wait_for(run_target(target, args), args.time_limit)
+        try:
+            return await asyncio.wait_for(run_target(target, args), args.time_limit)
+        finally:
+            if target.tally.errors or target.tally.timeouts:
+                for server in servers:
+                    print(f"--- {target.name} process {server.port}:\n{notable_log(server)}", file=sys.stderr)
+
+
+def notable_log(server: Daphne, limit: int = 60) -> str:
+    """The server log without its access lines: tracebacks and warnings."""
+    lines = server.log_path.read_text(errors="replace").splitlines() if server.log_path.exists() else []
+    access = re.compile(r'"(WSCONNECT|WSDISCONNECT|WSCONNECTING|GET|POST) ')
+    kept = [line for line in lines if not access.search(line)]
+    return "\n".join(kept[-limit:])
 
 
 def ratios(server: dict[str, Any], bare: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for mine, base in zip(server["phases"], bare["phases"]):
         name = mine["phase"]
-        for key in ("actions_per_s", "p50_ms", "p99_ms"):
-            if mine[key] and base[key]:
+        for key in ("actions_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_action"):
+            if mine.get(key) and base.get(key):
                 out[f"{name}: {key} server/bare"] = round(mine[key] / base[key], 2)
     if bare["memory_per_connection_kib"] > 0:
         out["memory per connection server/bare"] = round(
@@ -481,15 +521,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def print_table(report: dict[str, Any]) -> None:
+    print(f"{report['cpus']} CPUs; 1-minute load average {report['load_average_before']:.2f} before, "
+          f"{report['load_average_after']:.2f} after (other work on the machine shares the cores)")
     for result in report["results"]:
         print(f"== {result['target']}: {result['rooms']} rooms, {result['connections']} sockets, "
               f"{report['processes']} processes; setup {result['setup_seconds']} s")
         print(f"   memory: {result['memory_per_connection_kib']} KiB per idle connection "
               f"(RSS {result['rss_idle_mib']} MiB in all)")
-        print("   phase                          actions/s    p50 ms    p99 ms    max ms  actions")
+        print(f"   {'phase':<30} actions/s    p50 ms    p99 ms    max ms  actions  cpu ms/action")
         for p in result["phases"]:
             print(f"   {p['phase']:<30} {p['actions_per_s']:>9} {p['p50_ms']!s:>9} {p['p99_ms']!s:>9} "
-                  f"{p['max_ms']!s:>9} {p['actions']:>8}")
+                  f"{p['max_ms']!s:>9} {p['actions']:>8} {p.get('server_cpu_ms_per_action')!s:>14}")
         print(f"   errors {result['errors']} {result['error_codes'] or ''}, dropped views "
               f"{result['dropped_views']}, repaired by sync {result['repaired_views']}, timeouts "
               f"{result['timeouts']}, lost actions {result['lost_actions']}, late ticks "
@@ -504,10 +546,14 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     names = [n.strip() for n in args.targets.split(",") if n.strip()]
     if not names or any(n not in chosen for n in names):
         raise SystemExit("--targets takes server and/or bare")
-    report: dict[str, Any] = {"processes": args.processes, "cpus": os.cpu_count(), "results": []}
+    report: dict[str, Any] = {
+        "processes": args.processes, "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0],
+        "results": [],
+    }
     for name in names:
         print(f"measuring {name} ...", file=sys.stderr, flush=True)
         report["results"].append(await measure(chosen[name], args))
+    report["load_average_after"] = os.getloadavg()[0]
     by_name = {r["target"]: r for r in report["results"]}
     if {"server", "bare"} <= set(by_name):
         report["ratios"] = ratios(by_name["server"], by_name["bare"])
