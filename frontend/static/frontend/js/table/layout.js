@@ -7,9 +7,10 @@ import { tileSVG } from "../tiles.js";
 const NS = "http://www.w3.org/2000/svg";
 const U = 40; // half a tile, in SVG units
 const DIRS = { E: [1, 0], W: [-1, 0], S: [0, 1], N: [0, -1] };
-// Left and right arms turn twice, in opposite senses so the line snakes like an S; the
-// spinner's up and down arms run straight.
-const TURNS = { left: { W: "N", N: "E" }, right: { E: "S", S: "W" } };
+// Without a spinner the two arms turn twice, in opposite senses, so the line snakes like an S.
+// With one, each of the four arms turns once to its right: a pinwheel, whose arms never meet.
+const SNAKE = { left: { W: "N", N: "E" }, right: { E: "S", S: "W" } };
+const PINWHEEL = { left: { W: "N" }, up: { N: "E" }, right: { E: "S" }, down: { S: "W" } };
 const ARM_START = { left: "W", right: "E", up: "N", down: "S" };
 
 function perpendicular(dir) {
@@ -21,7 +22,8 @@ function perpendicular(dir) {
  * units, plus the open point of each arm ({x, y, dir}) for drawing the end targets.
  * `limitX`/`limitY`: how far (half-tile units) an arm runs from the centre before it turns.
  */
-export function placeLine(layout, { limitX = 8, limitY = 6 } = {}) {
+export function placeLine(layout, { limitX = 8, limitY = 6, spinner = false } = {}) {
+  const TURNS = spinner || layout?.spinner ? PINWHEEL : SNAKE;
   const placed = [];
   const arms = {};
   let spinnerTile = null;
@@ -97,9 +99,9 @@ export function placeLine(layout, { limitX = 8, limitY = 6 } = {}) {
  * The layout as one <svg>. `targets` are the end ids the chosen tile may go to; `onEnd(id)` is
  * called when one is clicked or activated with the keyboard.
  */
-export function lineSVG(layout, ends, { top = 6, targets = [], onEnd = null, width = 800 } = {}) {
+export function lineSVG(layout, ends, { top = 6, targets = [], onEnd = null, width = 800, spinner = false } = {}) {
   const limitX = Math.max(6, Math.floor(width / 40 / 2) - 1);
-  const { placed, arms, spinnerTile } = placeLine(layout, { limitX, limitY: Math.max(5, limitX - 2) });
+  const { placed, arms, spinnerTile } = placeLine(layout, { limitX, limitY: Math.max(5, limitX - 2), spinner });
   const count = placed.length;
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("class", "line-layout");

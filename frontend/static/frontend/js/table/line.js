@@ -6,7 +6,9 @@ import { h, topOf } from "./common.js";
 export function board(ctx, el, sel) {
   const view = ctx.view;
   const width = Math.max(300, el.clientWidth || 800);
-  const svg = lineSVG(view.layout, view.ends || [], { top: topOf(view), targets: sel.targets, onEnd: sel.onEnd, width });
+  const svg = lineSVG(view.layout, view.ends || [], {
+    top: topOf(view), targets: sel.targets, onEnd: sel.onEnd, width, spinner: !!view.options?.spinner,
+  });
   const parts = [svg];
   if (view.game === "allfives") {
     const total = view.end_total ?? (view.ends || []).reduce((s, e) => s + (e.double ? 2 * e.value : e.value), 0);
