@@ -53,8 +53,9 @@ PRESETS: dict[str, list[tuple[int, dict[str, Any]]]] = {
 NON_TILE_KEYS = frozenset({
     "scores", "teams", "hand_sizes", "points", "totals", "tricks_won", "points_taken", "marks",
     "counts", "seats", "winning_seats", "options", "round_scores", "bid_range", "values",
-    "winners", "side_points", "count_taken", "standings", "penalties",
+    "winners", "side_points", "count_taken", "standings", "penalties", "ends", "fives",
 })
+NUMBER_KEY_PARTS = ("point", "score", "size", "total", "count", "mark", "seat", "team", "option", "fives")
 PUBLIC_AFTER_THE_HAND = frozenset({"last_hand", "result", "revealed"})
 MAX_ACTIONS_PER_MATCH = 200_000
 
@@ -74,7 +75,7 @@ def tiles_in(value: Any, skip: frozenset[str] = frozenset()) -> set[Tile]:
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             for key, child in node.items():
-                if key in NON_TILE_KEYS or key in skip:
+                if key in skip or key in NON_TILE_KEYS or any(part in key for part in NUMBER_KEY_PARTS):
                     continue
                 walk(child)
         elif isinstance(node, list):
