@@ -7,7 +7,7 @@ from typing import Any
 
 from games.core.fairness import commitment, deal, hand_seed, shuffle
 from games.core.tiles import Tile, full_set, pip_total
-from games.mexican_train.state import Event, TrainState, freeze
+from games.mexican_train.state import Event, TrainState, decode_log, encode
 
 
 def deal_round(state: TrainState, number: int) -> TrainState:
@@ -43,7 +43,7 @@ def deal_round(state: TrainState, number: int) -> TrainState:
 
 def _summary(state: TrainState, blocked: bool, winner: int | None, points: tuple[int, ...]) -> Event:
     end: dict[str, Any] = {"type": "hand_end", "blocked": blocked, "winner": winner, "points": points}
-    summary: Event = freeze(
+    return encode(
         {
             "number": state.round,
             "engine": (state.engine, state.engine),
@@ -54,10 +54,9 @@ def _summary(state: TrainState, blocked: bool, winner: int | None, points: tuple
             "points": points,
             "winner": winner,
             "blocked": blocked,
-            "log": (*state.log, end),
+            "log": [*decode_log(state.log), end],
         }
     )
-    return summary
 
 
 def finish_round(state: TrainState, out: int | None) -> TrainState:

@@ -6,13 +6,16 @@ end is an index and an end id is a lookup.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
 from games.core.tiles import Tile, make_tile
 
-Event = Mapping[str, Any]
+#: A log event or hand summary, kept as compact JSON text: immutable, cheap to copy into
+#: views (one `json.loads` per view), and equal exactly when the events are equal.
+Event = str
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,22 +68,19 @@ class TrainState:
         }
 
 
-def freeze(value: Any) -> Any:
-    """JSON data as immutable data: lists become tuples, so a state can never be edited."""
-    if isinstance(value, Mapping):
-        return {k: freeze(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
-    return value
+def encode(event: Mapping[str, Any]) -> Event:
+    """An event as the compact JSON text the state keeps (tiles become `[low, high]`)."""
+    return json.dumps(event, separators=(",", ":"))
 
 
-def thaw(value: Any) -> Any:
-    """Frozen data as fresh JSON data: the caller may change it without touching the state."""
-    if isinstance(value, Mapping):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [thaw(v) for v in value]
-    return value
+def decode_log(log: tuple[Event, ...]) -> list[dict[str, Any]]:
+    """Fresh JSON data for a log: the caller may change it without touching the state."""
+    events: list[dict[str, Any]] = json.loads("[" + ",".join(log) + "]")
+    return events
+
+
+def decode(event: Event | None) -> Any:
+    return None if event is None else json.loads(event)
 
 
 def _tiles(raw: Any) -> tuple[Tile, ...]:
@@ -89,7 +89,6 @@ def _tiles(raw: Any) -> tuple[Tile, ...]:
 
 _BYTES = ("master", "seed")
 _TILE_ROWS = ("hands", "lines", "dealt")
-_FROZEN = ("log", "last_hand")
 
 
 def dump_state(state: TrainState) -> dict[str, Any]:
@@ -101,8 +100,14 @@ def dump_state(state: TrainState) -> dict[str, Any]:
             out[f.name] = value.hex()
         elif f.name == "drawn":
             out[f.name] = None if value is None else [value.low, value.high]
+        elif f.name == "log":
+            out[f.name] = decode_log(value)
+        elif f.name == "last_hand":
+            out[f.name] = decode(value)
+        elif isinstance(value, tuple):
+            out[f.name] = json.loads(json.dumps(value))
         else:
-            out[f.name] = thaw(value)
+            out[f.name] = value
     return out
 
 
@@ -120,8 +125,10 @@ def load_state(data: Mapping[str, Any]) -> TrainState:
                 kwargs[f.name] = _tiles(raw)
             elif f.name == "drawn":
                 kwargs[f.name] = None if raw is None else make_tile(int(raw[0]), int(raw[1]))
-            elif f.name in _FROZEN:
-                kwargs[f.name] = freeze(raw)
+            elif f.name == "log":
+                kwargs[f.name] = tuple(encode(e) for e in raw)
+            elif f.name == "last_hand":
+                kwargs[f.name] = None if raw is None else encode(raw)
             elif isinstance(raw, list):
                 kwargs[f.name] = tuple(raw)
             else:

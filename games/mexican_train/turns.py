@@ -12,7 +12,7 @@ from typing import Any
 from games.core.actions import Action
 from games.core.tiles import Tile, make_tile
 from games.mexican_train.rounds import finish_round
-from games.mexican_train.state import TrainState
+from games.mexican_train.state import TrainState, encode
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_blocked, line_of
 
 PASS: Action = {"type": "pass"}
@@ -43,12 +43,21 @@ def legal_actions(state: TrainState) -> list[Action]:
     return [DRAW] if state.drawn is None and state.boneyard else [PASS]
 
 
-def _log(state: TrainState, event: dict[str, Any]) -> tuple[Any, ...]:
-    return (*state.log, event)
+def _log(state: TrainState, event: dict[str, Any]) -> tuple[str, ...]:
+    return (*state.log, encode(event))
 
 
-def _end_values(state: TrainState, seat: int) -> tuple[int, ...]:
-    return tuple(sorted({state.line_ends[i] for i in allowed_lines(state, seat)}))
+def _voids(state: TrainState, seat: int) -> dict[str, Any]:
+    """The ends a seat could not use, by id and by number: what its draw or pass proves.
+
+    The numbers go under "values", never as a bare pair, so no event reads like a tile.
+    """
+    lines = allowed_lines(state, seat)
+    ids = end_ids(state.players)
+    return {
+        "ends": tuple(ids[i] for i in lines),
+        "values": tuple(sorted({state.line_ends[i] for i in lines})),
+    }
 
 
 def _next_turn(state: TrainState, seat: int) -> TrainState:
@@ -87,7 +96,7 @@ def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
         played=state.played + 1,
         owed=tile.is_double,
         drawn=None,
-        log=(*state.log, *events),
+        log=(*state.log, *map(encode, events)),
     )
     if not hand:
         return finish_round(after, seat)
@@ -97,18 +106,18 @@ def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
 
 
 def _pass(state: TrainState, seat: int) -> TrainState:
-    events: list[dict[str, Any]] = [{"type": "pass", "seat": seat, "ends": _end_values(state, seat)}]
+    events: list[dict[str, Any]] = [{"type": "pass", "seat": seat, **_voids(state, seat)}]
     markers = state.markers
     if not markers[seat]:
         markers = tuple(True if s == seat else m for s, m in enumerate(markers))
         events.append({"type": "marker", "seat": seat, "end": end_ids(state.players)[seat], "on": True})
-    return _next_turn(replace(state, markers=markers, log=(*state.log, *events)), seat)
+    return _next_turn(replace(state, markers=markers, log=(*state.log, *map(encode, events))), seat)
 
 
 def _draw(state: TrainState, seat: int) -> TrainState:
     tile = state.boneyard[0]
     hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
-    event = {"type": "draw", "seat": seat, "ends": _end_values(state, seat)}
+    event = {"type": "draw", "seat": seat, **_voids(state, seat)}
     return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=_log(state, event))
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from games.core.fairness import SEED_BYTES
 from games.core.tiles import Tile, make_tile, tiles_json
 from games.mexican_train.options import GAME
-from games.mexican_train.state import TrainState, freeze, thaw
+from games.mexican_train.state import TrainState, decode, decode_log, encode
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_frozen
 from games.mexican_train.turns import legal_actions
 
@@ -62,13 +62,13 @@ def build_view(state: TrainState, seat: int | None, result: dict[str, Any] | Non
             "boneyard": len(state.boneyard),
             "to_move": state.turn,
             "legal": legal_actions(state) if seat is not None and seat == state.turn else [],
-            "log": thaw(state.log),
+            "log": decode_log(state.log),
             "scores": list(state.totals),
             "teams": [[s] for s in range(players)],
             "hand_number": state.round,
             "commitment": state.commitment,
             "revealed": list(state.revealed),
-            "last_hand": thaw(state.last_hand),
+            "last_hand": decode(state.last_hand),
             "match_over": over,
             "result": result,
             "ends": _ends(state),
@@ -153,7 +153,7 @@ def state_from_view(
         drawn=drawn,
         totals=tuple(int(s) for s in view["scores"]),
         dealt=held,
-        log=freeze(view["log"]),
+        log=tuple(encode(e) for e in view["log"]),
         revealed=tuple(view["revealed"]),
-        last_hand=freeze(view["last_hand"]),
+        last_hand=None if view["last_hand"] is None else encode(view["last_hand"]),
     )

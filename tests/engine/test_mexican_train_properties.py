@@ -27,7 +27,7 @@ PRESETS: list[tuple[int, dict[str, object]]] = [
 ]
 
 
-NOT_TILES = frozenset({"last_hand", "hand_sizes", "scores", "teams", "ends", "points", "opened", "options"})
+NOT_TILES = frozenset({"last_hand", "hand_sizes", "scores", "teams", "values", "points", "opened", "options"})
 
 
 def _tiles_in(value: object) -> list[tuple[int, int]]:

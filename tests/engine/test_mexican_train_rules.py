@@ -134,7 +134,7 @@ def test_unstartable_train_is_marked_without_drawing() -> None:
     assert state.hands[0] == tiles((1, 2), (3, 4))
     assert state.markers == (True, False, False)
     assert RULES.view(state, 1)["log"] == [
-        {"type": "pass", "seat": 0, "ends": [12]},
+        {"type": "pass", "seat": 0, "ends": ["train:0"], "values": [12]},
         {"type": "marker", "seat": 0, "end": "train:0", "on": True},
     ]
     # Seat 1 is on its own first turn: only its own train, though train:0 is marked.
@@ -339,8 +339,8 @@ def test_draw_one_then_mark_when_it_does_not_fit() -> None:
     assert view["hand_sizes"] == [2, 3, 3]
     assert view["boneyard"] == 1
     assert view["log"] == [
-        {"type": "draw", "seat": 0, "ends": [7, 12]},
-        {"type": "pass", "seat": 0, "ends": [7, 12]},
+        {"type": "draw", "seat": 0, "ends": ["train:0", "mexican"], "values": [7, 12]},
+        {"type": "pass", "seat": 0, "ends": ["train:0", "mexican"], "values": [7, 12]},
         {"type": "marker", "seat": 0, "end": "train:0", "on": True},
     ]
 
