@@ -69,22 +69,29 @@ def place(layout: Layout, end: int, outer: int, double: bool, spinner: bool) -> 
     `double` says the tile is a double; with `spinner` the first double becomes the spinner,
     and covering its last open side opens the up and down arms at its number.
     """
-    ends = list(layout.ends)
-    ends[end] = outer
     bit = 1 << end
     doubles = (layout.doubles | bit) if double else (layout.doubles & ~bit)
     used = layout.used | bit
     waiting = layout.waiting
     spin = layout.spinner
+    e0, e1, e2, e3 = layout.ends
+    if end == LEFT:
+        e0 = outer
+    elif end == RIGHT:
+        e1 = outer
+    elif end == UP:
+        e2 = outer
+    else:
+        e3 = outer
     if waiting & bit:
         waiting &= ~bit
         if not waiting:
-            ends[UP] = ends[DOWN] = spin
+            e2 = e3 = spin
             doubles |= _CROSS
     if double and spinner and spin == NO_SPINNER:
         spin = outer
         waiting = bit
-    return Layout((ends[0], ends[1], ends[2], ends[3]), doubles, used, spin, waiting)
+    return Layout((e0, e1, e2, e3), doubles, used, spin, waiting)
 
 
 def end_total(layout: Layout) -> int:

@@ -12,7 +12,7 @@ from games.core.layout import EMPTY
 from games.line.config import LineConfig
 from games.line.dealing import deal_hand, opening
 from games.line.scoring import score_hand
-from games.line.state import HAND_END, NOBODY, OVER, HandSummary, LineState
+from games.line.state import HAND_END, NOBODY, OVER, Deal, HandSummary, LineState, events
 from games.line.tables import table
 
 
@@ -23,12 +23,10 @@ def start_hand(config: LineConfig, master: bytes, number: int, *, scores: tuple[
     tiles = table(config.top)
     hands = tuple(tiles_mask(d) for d in dealt)
     seat, lead = opening(tiles, hands, leader)
-    return LineState(
-        config=config, master=master, seed=seed, commitment=commit, hand_number=number,
-        hands=hands, boneyard=tuple(boneyard), layout=EMPTY, lead=lead, to_move=seat,
-        scores=scores, fives=(0,) * len(scores), log=(), dealt=dealt, revealed=revealed,
-        last_hand=last_hand,
-    )
+    deal = Deal(config=config, master=master, seed=seed, commitment=commit, hand_number=number,
+                dealt=dealt, lead=lead, revealed=revealed, last_hand=last_hand)
+    return LineState(deal=deal, hands=hands, boneyard=tuple(boneyard), layout=EMPTY, to_move=seat,
+                     scores=scores, fives=(0,) * len(scores), log=())
 
 
 def tiles_mask(indices: tuple[int, ...]) -> int:
@@ -57,16 +55,18 @@ def end_hand(state: LineState, out: int) -> LineState:
         points[outcome.winner] = outcome.points
         scores[outcome.winner] += outcome.points
     blocked = out == NOBODY
-    log = (*state.log, (HAND_END, outcome.winner, blocked, tuple(points)))
+    closing = (HAND_END, outcome.winner, blocked, tuple(points))
+    log = (closing, state.log)
     summary = HandSummary(
         number=state.hand_number, seed=state.seed, commitment=state.commitment, dealt=state.dealt,
         hands_left=state.hands, points=tuple(points), fives=state.fives, winner=outcome.winner,
-        blocked=blocked, stopped=False, log=log,
+        blocked=blocked, stopped=False, log=(*events(state.log), closing),
     )
     final = tuple(scores)
     revealed = (*state.revealed, state.seed.hex())
     if max(final) >= config.target:
-        return replace(state, to_move=OVER, scores=final, log=log, revealed=revealed, last_hand=summary)
+        deal = replace(state.deal, revealed=revealed, last_hand=summary)
+        return replace(state, deal=deal, to_move=OVER, scores=final, log=log)
     return start_hand(config, state.master, state.hand_number + 1, scores=final, revealed=revealed,
                       last_hand=summary, leader=next_leader(config, outcome.leader))
 
@@ -74,11 +74,12 @@ def end_hand(state: LineState, out: int) -> LineState:
 def stop_at_target(state: LineState, side: int) -> LineState:
     """All Fives: `side` reached the target on the ends, so the match ends in mid-hand."""
     points = (0,) * len(state.scores)
-    log = (*state.log, (HAND_END, side, False, points))
+    closing = (HAND_END, side, False, points)
+    log = (closing, state.log)
     summary = HandSummary(
         number=state.hand_number, seed=state.seed, commitment=state.commitment, dealt=state.dealt,
         hands_left=state.hands, points=points, fives=state.fives, winner=side, blocked=False,
-        stopped=True, log=log,
+        stopped=True, log=(*events(state.log), closing),
     )
-    return replace(state, to_move=OVER, log=log, revealed=(*state.revealed, state.seed.hex()),
-                   last_hand=summary)
+    deal = replace(state.deal, revealed=(*state.revealed, state.seed.hex()), last_hand=summary)
+    return replace(state, deal=deal, to_move=OVER, log=log)

@@ -10,7 +10,7 @@ from games.core.actions import Action
 from games.core.layout import CLOSED, END_INDEX, end_total, lead_layout, place
 from games.line.match import end_hand, stop_at_target
 from games.line.scoring import fives_points
-from games.line.state import DRAW, LEAD, NOBODY, PASS, PLAY, SCORE, LineState
+from games.line.state import DRAW, LEAD, NOBODY, PASS, PLAY, SCORE, LineState, new_state
 
 
 def fitting(state: LineState) -> int:
@@ -26,13 +26,13 @@ def legal_actions(state: LineState) -> list[Action]:
     seat = state.to_move
     if seat < 0:
         return []
-    tiles = state.config.tiles
+    tiles = state.deal.config.tiles
     hand = state.hands[seat]
     ends = state.layout.ends
     low, high = tiles.low, tiles.high
     if ends[0] == CLOSED:
-        if state.lead >= 0:
-            i = state.lead
+        i = state.deal.lead
+        if i >= 0:
             return [{"type": "play", "tile": [low[i], high[i]]}]
         out: list[Action] = []
         while hand:
@@ -55,7 +55,7 @@ def legal_actions(state: LineState) -> list[Action]:
                 if mask & bit:
                     out.append({"type": "play", "tile": [a, b], "end": name})
         return out
-    if len(state.boneyard) > state.config.draw_floor:
+    if len(state.boneyard) > state.deal.config.draw_floor:
         return [{"type": "draw"}]
     return [{"type": "pass"}]
 
@@ -70,7 +70,7 @@ def advance(state: LineState, action: Action) -> LineState:
 
 
 def play(state: LineState, action: Action) -> LineState:
-    config = state.config
+    config = state.deal.config
     seat = state.to_move
     tiles = config.tiles
     a, b = action["tile"]
@@ -86,7 +86,7 @@ def play(state: LineState, action: Action) -> LineState:
     hands = state.hands
     hand = hands[seat] & ~(1 << index)
     hands = (*hands[:seat], hand, *hands[seat + 1:])
-    log = (*state.log, (PLAY, seat, index, end))
+    log = ((PLAY, seat, index, end), state.log)
     scores = state.scores
     fives = state.fives
     scored = -1
@@ -96,12 +96,9 @@ def play(state: LineState, action: Action) -> LineState:
             scored = config.side[seat]
             scores = (*scores[:scored], scores[scored] + points, *scores[scored + 1:])
             fives = (*fives[:scored], fives[scored] + points, *fives[scored + 1:])
-            log = (*log, (SCORE, seat, scored, points))
-    after = LineState(
-        config, state.master, state.seed, state.commitment, state.hand_number, hands,
-        state.boneyard, layout, state.lead, (seat + 1) % config.players, scores, fives, log,
-        state.dealt, state.revealed, state.last_hand,
-    )
+            log = ((SCORE, seat, scored, points), log)
+    after = new_state(state.deal, hands, state.boneyard, layout, (seat + 1) % config.players, scores,
+                      fives, log)
     if scored >= 0 and scores[scored] >= config.target:
         return stop_at_target(after, scored)
     if not hand:
@@ -122,12 +119,9 @@ def draw(state: LineState) -> LineState:
     hands = state.hands
     hands = (*hands[:seat], hands[seat] | 1 << boneyard[0], *hands[seat + 1:])
     rest = boneyard[1:]
-    after = LineState(
-        state.config, state.master, state.seed, state.commitment, state.hand_number, hands,
-        rest, state.layout, state.lead, seat, state.scores, state.fives, (*state.log, (DRAW, seat)),
-        state.dealt, state.revealed, state.last_hand,
-    )
-    if len(rest) <= state.config.draw_floor:
+    after = new_state(state.deal, hands, rest, state.layout, seat, state.scores, state.fives,
+                      ((DRAW, seat), state.log))
+    if len(rest) <= state.deal.config.draw_floor:
         fit = fitting(state)
         for h in hands:
             if h & fit:
@@ -140,8 +134,6 @@ def draw(state: LineState) -> LineState:
 def pass_turn(state: LineState) -> LineState:
     seat = state.to_move
     shown = tuple(v for v in state.layout.ends if v != CLOSED)
-    return LineState(
-        state.config, state.master, state.seed, state.commitment, state.hand_number, state.hands,
-        state.boneyard, state.layout, state.lead, (seat + 1) % state.config.players, state.scores,
-        state.fives, (*state.log, (PASS, seat, shown)), state.dealt, state.revealed, state.last_hand,
-    )
+    return new_state(state.deal, state.hands, state.boneyard, state.layout,
+                     (seat + 1) % state.deal.config.players, state.scores, state.fives,
+                     ((PASS, seat, shown), state.log))

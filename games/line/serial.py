@@ -13,7 +13,19 @@ from games.core.tiles import Tile, parse_tile
 from games.line.config import LineConfig
 from games.line.dealing import opening
 from games.line.events import event_from_json, log_json, replay_layout
-from games.line.state import ANY_TILE, NOBODY, OVER, PLAY, SCORE, Event, HandSummary, LineState
+from games.line.state import (
+    ANY_TILE,
+    NOBODY,
+    OVER,
+    PLAY,
+    SCORE,
+    Deal,
+    Event,
+    HandSummary,
+    LineState,
+    events,
+    log_of,
+)
 from games.line.tables import TileTable, table
 from games.line.views import mask_json, summary_json, tiles_json
 
@@ -37,7 +49,7 @@ def dump(state: LineState) -> dict[str, Any]:
         "to_move": None if state.to_move == OVER else state.to_move,
         "scores": list(state.scores),
         "fives": list(state.fives),
-        "log": log_json(tiles, state.log),
+        "log": log_json(tiles, events(state.log)),
         "dealt": [tiles_json(config, d) for d in state.dealt],
         "revealed": list(state.revealed),
         "last_hand": None if state.last_hand is None else summary_json(config, state.last_hand),
@@ -88,23 +100,26 @@ def load(config: LineConfig, data: Mapping[str, Any]) -> LineState:
     to_move = data["to_move"]
     lead = data["lead"]
     last = data["last_hand"]
-    return LineState(
+    deal = Deal(
         config=config,
         master=bytes.fromhex(data["master"]),
         seed=bytes.fromhex(data["seed"]),
         commitment=str(data["commitment"]),
         hand_number=int(data["hand_number"]),
+        dealt=tuple(_indices(tiles, d) for d in data["dealt"]),
+        lead=ANY_TILE if lead is None else tiles.index(parse_tile(lead)),
+        revealed=tuple(str(s) for s in data["revealed"]),
+        last_hand=None if last is None else summary_from_json(tiles, last),
+    )
+    return LineState(
+        deal=deal,
         hands=tuple(_mask(tiles, h) for h in data["hands"]),
         boneyard=_indices(tiles, data["boneyard"]),
         layout=replay_layout(config, log),
-        lead=ANY_TILE if lead is None else tiles.index(parse_tile(lead)),
         to_move=OVER if to_move is None else int(to_move),
         scores=tuple(int(s) for s in data["scores"]),
         fives=tuple(int(s) for s in data["fives"]),
-        log=log,
-        dealt=tuple(_indices(tiles, d) for d in data["dealt"]),
-        revealed=tuple(str(s) for s in data["revealed"]),
-        last_hand=None if last is None else summary_from_json(tiles, last),
+        log=log_of(log),
     )
 
 
@@ -152,12 +167,15 @@ def from_view(config: LineConfig, view: Mapping[str, Any], hands: Sequence[Seque
     else:
         lead = opening(tiles, masks, -1)[1]
     to_move = view["to_move"]
-    return LineState(
+    deal = Deal(
         config=config, master=MASTER_UNKNOWN, seed=b"", commitment=str(view["commitment"]),
-        hand_number=int(view["hand_number"]), hands=masks, boneyard=stock,
-        layout=replay_layout(config, log), lead=lead, to_move=OVER if to_move is None else int(to_move),
-        scores=tuple(int(s) for s in view["scores"]), fives=tuple(fives), log=log,
+        hand_number=int(view["hand_number"]),
         dealt=tuple(tuple(sorted(tiles.index(t) for t in tiles.tiles_of(masks[k] | played[k])))
                     for k in range(config.players)),
-        revealed=tuple(str(s) for s in view["revealed"]), last_hand=summary,
+        lead=lead, revealed=tuple(str(s) for s in view["revealed"]), last_hand=summary,
+    )
+    return LineState(
+        deal=deal, hands=masks, boneyard=stock, layout=replay_layout(config, log),
+        to_move=OVER if to_move is None else int(to_move),
+        scores=tuple(int(s) for s in view["scores"]), fives=tuple(fives), log=log_of(log),
     )

@@ -12,7 +12,7 @@ from games.core.layout import END_IDS, end_total
 from games.line.config import LineConfig
 from games.line.events import layout_json, log_json
 from games.line.moves import legal_actions
-from games.line.state import NOBODY, OVER, HandSummary, LineState
+from games.line.state import NOBODY, OVER, HandSummary, LineState, events
 from games.line.tables import table
 
 
@@ -65,6 +65,7 @@ def view(state: LineState, seat: int | None) -> dict[str, Any]:
     tiles = table(config.top)
     layout = state.layout
     over = state.to_move == OVER
+    history = events(state.log)
     out: dict[str, Any] = {
         "game": config.game,
         "players": config.players,
@@ -74,7 +75,7 @@ def view(state: LineState, seat: int | None) -> dict[str, Any]:
         "boneyard": len(state.boneyard),
         "to_move": None if over else state.to_move,
         "legal": legal_actions(state) if seat is not None and seat == state.to_move else [],
-        "log": log_json(tiles, state.log),
+        "log": log_json(tiles, history),
         "scores": list(state.scores),
         "teams": [list(t) for t in config.teams],
         "hand_number": state.hand_number,
@@ -85,7 +86,7 @@ def view(state: LineState, seat: int | None) -> dict[str, Any]:
         "result": result(state),
         "ends": [{"id": END_IDS[e], "value": v, "double": layout.is_double_at(e)}
                  for e, v in layout.open_ends()],
-        "layout": layout_json(config, state.log),
+        "layout": layout_json(config, history),
         "target": config.target,
     }
     if config.fives:
