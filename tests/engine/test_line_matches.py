@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core.errors import IllegalAction
 from games.core.tiles import full_set
 from games.engine import get_rules
 
@@ -107,3 +108,58 @@ def test_views_never_show_hidden_tiles(seed, preset, data) -> None:
                 full_set(view["options"]["set"]))
         legal = rules.legal_actions(state)
         state = rules.apply(state, legal[data.draw(st.integers(0, len(legal) - 1))])
+
+
+def candidate_actions(top):
+    """Every action shape a client could send: each tile on each end, lead form, draw, pass."""
+    out = [{"type": "draw"}, {"type": "pass"}, {"type": "end_turn"}, {"type": "bid", "value": 30}]
+    for tile in full_set(top):
+        out.append({"type": "play", "tile": [tile.high, tile.low]})
+        out += [{"type": "play", "tile": list(tile), "end": end} for end in ("left", "right", "up", "down", "x")]
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), preset=st.sampled_from(PRESETS), data=st.data())
+def test_every_action_either_applies_or_is_refused_without_change(seed, preset, data) -> None:
+    game, players, options = preset
+    rules = get_rules(game)
+    state = rules.new_match(players, options, seed=seed)
+    pool = candidate_actions(options.get("set", 6))
+    for _ in range(data.draw(st.integers(0, 60))):
+        if rules.to_move(state) is None:
+            break
+        legal = rules.legal_actions(state)
+        state = rules.apply(state, legal[data.draw(st.integers(0, len(legal) - 1))])
+    if rules.to_move(state) is None:
+        return
+    legal = rules.legal_actions(state)
+    before = rules.dump(state)
+    accepted = 0
+    for action in pool:
+        canonical = dict(action, tile=sorted(action["tile"])) if "tile" in action else action
+        if canonical in legal:
+            rules.apply(state, action)
+            accepted += 1
+        else:
+            with pytest.raises(IllegalAction) as refused:
+                rules.apply(state, action)
+            assert str(refused.value)
+    assert accepted == len(legal)
+    assert rules.dump(state) == before
+
+
+def test_with_no_double_dealt_the_heaviest_tile_leads() -> None:
+    rules = get_rules("draw")
+    for n in range(200):
+        state = rules.new_match(2, {"hand_size": 2}, seed=b"heavy%d" % n)
+        hands = rules.dump(state)["hands"]
+        tiles = [tuple(t) for hand in hands for t in hand]
+        if any(a == b for a, b in tiles):
+            continue
+        heaviest = max(tiles, key=lambda t: (t[0] + t[1], t[1]))
+        seat = next(k for k, hand in enumerate(hands) if list(heaviest) in hand)
+        assert rules.to_move(state) == seat
+        assert rules.legal_actions(state) == [{"type": "play", "tile": list(heaviest)}]
+        return
+    pytest.fail("no deal without a double in 200 seeds")
