@@ -6,6 +6,7 @@ created is cleared afterwards, so tests never see each other's rooms.
 
 from __future__ import annotations
 
+import gc
 import uuid
 from collections.abc import Iterator
 
@@ -13,6 +14,14 @@ import pytest
 
 from lobby import bots, state_cache
 from lobby.background import background
+
+
+@pytest.fixture(scope="session", autouse=True)
+def database_connections_closed(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
+    """Before the test database is dropped, collect the connections of worker threads that
+    ended with their event loops, so PostgreSQL sees no session left on it."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
