@@ -117,6 +117,7 @@ class Client:
         self.seat = seat
         self.ws = ws
         self.version = -1
+        self.states = 0
         self.view: dict[str, Any] = {}
         self.reader = asyncio.create_task(self.read())
 
@@ -138,6 +139,7 @@ class Client:
                 tally.errors[f"closed:{closed.rcvd.code if closed.rcvd else 'none'}"] += 1
 
     def on_state(self, message: dict[str, Any], now: float) -> None:
+        self.states += 1
         version = int(message["version"])
         if version <= self.version:
             return
@@ -266,8 +268,7 @@ class GameTarget(Target):
             return None
         legal = room.clients[seat].view.get("legal") or []
         if not legal:
-            self.tally.errors["no_legal_action"] += 1
-            return None
+            raise RuntimeError(f"room {room.code}: seat {seat} is to move and has no legal action")
         action = room.rng.choice(legal)
         return room.clients[seat], {"type": "action", "id": f"a{room.version + 1}", "action": action}
 
@@ -300,8 +301,30 @@ async def wait_all_versions(room: Room, version: int, timeout: float = CONNECT_T
         raise RuntimeError(f"room {room.code}: the first state did not reach every seat")
 
 
+async def sync_laggards(target: Target, room: Room, version: int) -> bool:
+    """Ask every seat behind `version` for `sync` (a view repaired); True once all have it."""
+    for lagging in room.clients:
+        if lagging.version < version:
+            target.tally.repaired_views += 1
+            await lagging.send({"type": "sync"})
+    deadline = time.monotonic() + REPAIR_TIMEOUT
+    while room.version < version and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    return room.version >= version
+
+
 async def play_one(target: Target, room: Room, phase: Phase) -> bool:
-    """Send one action and wait for all four views; False when the match is over."""
+    """Send one action and wait for all four views; False once the match is over.
+
+    A seat whose view has not arrived after DELIVERY_TIMEOUT asks for `sync`, as a real
+    client does, and the latency runs until the repaired view arrives; an action whose views
+    never arrive counts as a timeout and play goes on.
+    """
+    newest = max(c.version for c in room.clients)
+    behind = room.version < newest and not isinstance(target, BareTarget)
+    if behind and not await sync_laggards(target, room, newest):
+        target.tally.timeouts += 1
+        return True
     chosen = target.next_action(room)
     if chosen is None:
         return False
@@ -310,18 +333,12 @@ async def play_one(target: Target, room: Room, phase: Phase) -> bool:
     room.delivered.clear()
     room.sent_at = time.perf_counter()
     await client.send(message)
-    if not await room.wait_delivered(DELIVERY_TIMEOUT):
-        if isinstance(target, BareTarget):
-            target.tally.timeouts += 1
-            return True
-        for lagging in room.clients:
-            if lagging.version < room.waiting_for:
-                target.tally.repaired_views += 1
-                await lagging.send({"type": "sync"})
-        if not await room.wait_delivered(REPAIR_TIMEOUT):
-            target.tally.timeouts += 1
-            return False
-        room.latency = None
+    delivered = await room.wait_delivered(DELIVERY_TIMEOUT)
+    if not delivered and not isinstance(target, BareTarget):
+        delivered = await sync_laggards(target, room, room.waiting_for)
+    if not delivered:
+        target.tally.timeouts += 1
+        return True
     if room.latency is not None:
         phase.latencies.append(room.latency)
     phase.actions += 1
@@ -351,8 +368,6 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             target.tally.errors["send_on_closed_socket"] += 1
             return
         if not more:
-            if room.clients[0].view.get("to_move", 0) is not None:
-                return
             target.tally.matches_finished += 1
             await room.close()
             room = await target.open_room(index + len(rooms) * (1 + target.tally.matches_finished))
@@ -372,12 +387,17 @@ async def run_phase(target: Target, rooms: list[Room], phase: Phase) -> dict[str
     return summary
 
 
-async def request_final_states(rooms: list[Room]) -> None:
-    """Ask one seat per room for the current state, then give the answers a moment to arrive."""
+async def request_final_states(rooms: list[Room], timeout: float = 30.0) -> None:
+    """Ask one seat per room for the current state and wait (bounded) for every answer."""
+    asked = []
     for room in rooms:
+        client = room.clients[0]
         with contextlib.suppress(websockets.ConnectionClosed):
-            await room.clients[0].send({"type": "sync"})
-    await asyncio.sleep(1.0)
+            asked.append((client, client.states))
+            await client.send({"type": "sync"})
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(c.states <= n for c, n in asked):
+        await asyncio.sleep(0.1)
 
 
 def count_lost(target: Target, rooms: list[Room]) -> None:
