@@ -1,0 +1,97 @@
+"""Dealing a hand, finding the lead double, and scoring the hand."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from games.chicken_foot.state import Event, FootState, decode_log, encode
+from games.core.fairness import commitment, deal, hand_seed, shuffle
+from games.core.tiles import Tile, full_set, pip_total
+
+
+def _holder(hands: tuple[tuple[Tile, ...], ...], double: Tile) -> int | None:
+    return next((s for s, h in enumerate(hands) if double in h), None)
+
+
+def deal_hand(state: FootState, number: int) -> FootState:
+    """Hand `number` dealt from its hand seed, with draws until its lead double is held.
+
+    Nothing is set aside: the whole set is shuffled (SPEC §2) and dealt. If the double that
+    leads this hand is in the yard, every seat in seat order takes one tile, pass after pass,
+    until a pass ends with the double in a hand; the draws are logged. Nobody has a choice,
+    so this happens here rather than as actions.
+    """
+    seed = hand_seed(state.master, number)
+    double = Tile(state.top - number, state.top - number)
+    hands, yard = deal(shuffle(full_set(state.top), seed), state.players, state.hand_size)
+    held = [list(h) for h in hands]
+    log: list[str] = []
+    while _holder(tuple(map(tuple, held)), double) is None and yard:
+        for seat in range(state.players):
+            if not yard:
+                break
+            held[seat].append(yard[0])
+            yard = yard[1:]
+            log.append(encode({"type": "draw", "seat": seat, "lead": True}))
+    final = tuple(tuple(h) for h in held)
+    leader = _holder(final, double)
+    assert leader is not None, "the lead double is always dealt or drawn"
+    return replace(
+        state,
+        hand=number,
+        seed=seed,
+        commitment=commitment(seed),
+        hands=final,
+        boneyard=yard,
+        leader=leader,
+        led=False,
+        branch_tiles=(),
+        branch_ends=(),
+        branch_parent=(),
+        closed=(),
+        pending=(),
+        turn=leader,
+        drawn=None,
+        dealt=hands,
+        log=tuple(log),
+    )
+
+
+def _summary(state: FootState, blocked: bool, winner: int | None, points: tuple[int, ...]) -> Event:
+    end: dict[str, Any] = {"type": "hand_end", "blocked": blocked, "winner": winner, "points": points}
+    return encode(
+        {
+            "number": state.hand,
+            "lead": (state.lead, state.lead),
+            "seed": state.seed.hex(),
+            "commitment": state.commitment,
+            "dealt": state.dealt,
+            "hands_left": state.hands,
+            "points": points,
+            "winner": winner,
+            "blocked": blocked,
+            "log": [*decode_log(state.log), end],
+        }
+    )
+
+
+def finish_hand(state: FootState, out: int | None) -> FootState:
+    """Score the hand (`out`: the seat that went out, None when blocked), then deal the next.
+
+    A blocked hand is won by the one seat holding the fewest pips, if there is just one.
+    """
+    points = tuple(pip_total(hand, state.double_blank) for hand in state.hands)
+    winner = out
+    if out is None:
+        low = min(points)
+        winner = points.index(low) if points.count(low) == 1 else None
+    done = replace(
+        state,
+        totals=tuple(t + p for t, p in zip(state.totals, points)),
+        revealed=(*state.revealed, state.seed.hex()),
+        last_hand=_summary(state, out is None, winner, points),
+    )
+    if state.hand >= state.top:
+        return replace(done, turn=None, drawn=None)
+    return deal_hand(done, state.hand + 1)

@@ -1,0 +1,52 @@
+"""The room options of Chicken Foot and the documents' deal table (SPEC §6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.core.options import Option, resolve_options, verify_players
+from games.core.tiles import set_size
+
+GAME = "chicken_foot"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 16
+
+#: Tiles per seat, from the Chicken Foot page of the rules documents; a missing count is a
+#: "–" there: that set does not seat that many players.
+HAND_SIZES: dict[int, dict[int, int]] = {
+    9: {2: 20, 3: 14, 4: 11, 5: 9, 6: 7},
+    12: {4: 18, 5: 14, 6: 12, 7: 10, 8: 9},
+    15: {5: 18, 6: 15, 7: 15, 8: 14, 9: 12, 10: 10, 11: 10, 12: 9},
+    18: {8: 19, 9: 17, 10: 15, 11: 14, 12: 13, 13: 12, 14: 11, 15: 10, 16: 9},
+}
+
+SCHEMA: tuple[Option, ...] = (
+    Option("set", 9, choices=(9, 12, 15, 18), help="the domino set: double-9, -12, -15 or -18"),
+    Option("hand_size", None, minimum=1, maximum=95, nullable=True,
+           help="tiles dealt to each seat; null: the deal table for the set and player count"),
+    Option("double_blank", 50, choices=(50, 25, 0), help="penalty for holding the double-blank"),
+)
+
+
+def _derive(out: dict[str, Any], players: int) -> None:
+    top = out["set"]
+    table = HAND_SIZES[top]
+    if players not in table:
+        raise ValueError(
+            f"option 'set': a double-{top} set does not seat {players} players for Chicken Foot "
+            f"('players' {min(table)} to {max(table)} on this set)"
+        )
+    if out["hand_size"] is None:
+        out["hand_size"] = table[players]
+    elif players * out["hand_size"] > set_size(top):
+        raise ValueError(
+            f"option 'hand_size': {players} hands of {out['hand_size']} do not fit in the "
+            f"{set_size(top)} tiles of a double-{top} set"
+        )
+
+
+def resolve(players: object, options: Mapping[str, Any] | None) -> tuple[int, dict[str, Any]]:
+    """The player count and every option with its value; `ValueError` names a bad option."""
+    count = verify_players(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
+    return count, resolve_options(GAME, SCHEMA, options, count, _derive)

@@ -1,0 +1,142 @@
+"""The turn: lead the hand's double, then one tile a turn, or draw one, or miss the turn."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from games.chicken_foot.hands import finish_hand
+from games.chicken_foot.layout import ARMS, TOES, branch_id, branch_of, is_blocked, open_branches
+from games.chicken_foot.state import FootState, encode
+from games.core.actions import Action
+from games.core.tiles import Tile, make_tile
+
+PASS: Action = {"type": "pass"}
+DRAW: Action = {"type": "draw"}
+
+
+def legal_actions(state: FootState) -> list[Action]:
+    """Every legal action of the seat to move; empty once the match is over."""
+    seat = state.turn
+    if seat is None:
+        return []
+    if not state.led:
+        return [{"type": "play", "tile": [state.lead, state.lead]}]
+    ends = state.branch_ends
+    tiles = (state.drawn,) if state.drawn is not None else state.hands[seat]
+    plays: list[Action] = [
+        {"type": "play", "tile": [t.low, t.high], "end": branch_id(i)}
+        for i in open_branches(state)
+        for t in tiles
+        if t.low == ends[i] or t.high == ends[i]
+    ]
+    if plays:
+        return plays
+    return [DRAW] if state.drawn is None and state.boneyard else [PASS]
+
+
+def _voids(state: FootState) -> dict[str, Any]:
+    """The ends a seat could not use, by id and number (never a bare pair that reads as a tile)."""
+    lines = open_branches(state)
+    return {
+        "ends": [branch_id(i) for i in lines],
+        "values": sorted({state.branch_ends[i] for i in lines}),
+    }
+
+
+def _next(state: FootState, seat: int, events: list[dict[str, Any]], **changes: Any) -> FootState:
+    return replace(
+        state,
+        turn=(seat + 1) % state.players,
+        drawn=None,
+        log=(*state.log, *map(encode, events)),
+        **changes,
+    )
+
+
+def _without(state: FootState, seat: int, tile: Tile) -> tuple[tuple[Tile, ...], ...]:
+    hand = list(state.hands[seat])
+    hand.remove(tile)
+    return tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands))
+
+
+def _lead(state: FootState, seat: int) -> FootState:
+    double = Tile(state.lead, state.lead)
+    hands = _without(state, seat, double)
+    after = _next(
+        state,
+        seat,
+        [{"type": "play", "seat": seat, "tile": double}],
+        hands=hands,
+        led=True,
+        branch_tiles=((),) * ARMS,
+        branch_ends=(state.lead,) * ARMS,
+        branch_parent=(-1,) * ARMS,
+        closed=(False,) * ARMS,
+        pending=tuple(range(ARMS)),
+    )
+    return finish_hand(after, seat) if not hands[seat] else after
+
+
+def _play(state: FootState, seat: int, tile: Tile, branch: int) -> FootState:
+    hands = _without(state, seat, tile)
+    value = state.branch_ends[branch]
+    tiles = tuple((*b, tile) if i == branch else b for i, b in enumerate(state.branch_tiles))
+    ends = tuple(tile.other(value) if i == branch else v for i, v in enumerate(state.branch_ends))
+    pending = tuple(i for i in state.pending if i != branch)
+    parents, closed = state.branch_parent, state.closed
+    if tile.is_double:
+        first = len(tiles)
+        tiles = (*tiles, *((),) * TOES)
+        ends = (*ends, *(value,) * TOES)
+        parents = (*parents, *(branch,) * TOES)
+        closed = (*(True if i == branch else c for i, c in enumerate(closed)), *(False,) * TOES)
+        pending = tuple(range(first, first + TOES))
+    after = _next(
+        state,
+        seat,
+        [{"type": "play", "seat": seat, "tile": tile, "end": branch_id(branch)}],
+        hands=hands,
+        branch_tiles=tiles,
+        branch_ends=ends,
+        branch_parent=parents,
+        closed=closed,
+        pending=pending,
+    )
+    return finish_hand(after, seat) if not hands[seat] else after
+
+
+def _draw(state: FootState, seat: int) -> FootState:
+    tile = state.boneyard[0]
+    hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
+    event = encode({"type": "draw", "seat": seat, **_voids(state)})
+    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=(*state.log, event))
+
+
+def settle(state: FootState) -> FootState:
+    """End every hand nobody can play on any more (SPEC §3: no pass discovers a block)."""
+    while state.turn is not None and is_blocked(state):
+        state = finish_hand(state, None)
+    return state
+
+
+def advance(state: FootState, action: Action) -> FootState:
+    """Apply a canonical legal action without checking it."""
+    seat = state.turn
+    assert seat is not None, "the match is over"
+    kind = action["type"]
+    if kind == "play":
+        raw = action["tile"]
+        tile = make_tile(raw[0], raw[1])
+        if not state.led:
+            return settle(_lead(state, seat))
+        branch = branch_of(action["end"])
+        assert branch is not None, f"no end {action['end']!r}"
+        after = _play(state, seat, tile, branch)
+    elif kind == "draw":
+        after = _draw(state, seat)
+    elif kind == "pass":
+        after = _next(state, seat, [{"type": "pass", "seat": seat, **_voids(state)}])
+    else:
+        raise ValueError(f"Chicken Foot has no {kind!r} action")
+    return settle(after)
