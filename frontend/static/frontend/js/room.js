@@ -77,6 +77,12 @@ async function refreshRoom() {
 function onRoom() {
   const room = ctx.room;
   if (!room) return;
+  const number = room.match?.number;
+  if (number !== undefined && ctx.history.match !== number) {
+    ctx.history = ctx.history.match === undefined ? { ...ctx.history, match: number }
+      : { match: number, dealt: {}, hands: {} };
+    saveRoomHistory(code, ctx.history);
+  }
   ctx.isHost = ctx.seat !== null && ctx.seat === room.host_seat && !!ctx.token;
   const g = games.find((x) => x.name === room.game);
   $("room-game").textContent = `· ${g ? g.title : room.game}, ${room.players} players`;
@@ -148,7 +154,8 @@ function onState(msg) {
   document.body.dataset.game = msg.view.game;
   renderTable();
   if (msg.view.match_over && msg.view.result) {
-    recordMatch(code, ctx.seat !== null && (msg.view.result.winning_seats || []).includes(ctx.seat));
+    recordMatch(code, ctx.room?.match?.number ?? 0,
+      ctx.seat !== null && (msg.view.result.winning_seats || []).includes(ctx.seat));
   }
 }
 
@@ -313,7 +320,16 @@ function connect() {
       }
     },
     state: onState,
-    room: (msg) => { ctx.room = msg.room; onRoom(); },
+    room: (msg) => {
+      const number = msg.room.match?.number;
+      if (ctx.room?.match && number !== undefined && number !== ctx.room.match.number) {
+        // A new match (rematch) counts its versions from 0 again; a fresh connection makes
+        // sure neither end still compares them with the old match's.
+        ctx.socket.reopen();
+      }
+      ctx.room = msg.room;
+      onRoom();
+    },
     replaced: (msg) => showError(msg.message || "This seat was opened elsewhere."),
     kicked: (msg) => showError(msg.message || "The host freed your seat."),
     welcome: (msg) => {
@@ -374,12 +390,7 @@ async function start(again = false) {
   }
 }
 $("start").addEventListener("click", () => start(false));
-$("rematch").addEventListener("click", () => {
-  ctx.history = { dealt: {}, hands: {} };
-  saveRoomHistory(code, ctx.history);
-  saveRoomSeat(code, { counted: false });
-  start(true);
-});
+$("rematch").addEventListener("click", () => start(true));
 $("print").addEventListener("click", () => window.print());
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && ctx.chosen) {

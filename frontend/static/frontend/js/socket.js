@@ -57,6 +57,16 @@ export class RoomSocket {
     });
   }
 
+  /** A fresh connection, counting versions from scratch (a rematch restarts them at 0). */
+  reopen() {
+    this.version = -1;
+    this.over = false;
+    const old = this.ws;
+    this.ws = null;
+    old?.close();
+    this.connect();
+  }
+
   close() {
     this.closed = true;
     clearTimeout(this.retryTimer);

@@ -31,14 +31,14 @@ export function saveProfile(changes) {
   return p;
 }
 
-/** Count a finished match once per room, however many times its last view arrives. */
-export function recordMatch(code, won) {
+/** Count a finished match once, however many times its last view arrives. */
+export function recordMatch(code, match, won) {
   const seat = roomSeat(code);
-  if (!seat || seat.counted) return;
+  if (!seat || (seat.counted || []).includes(match)) return;
   const p = profile();
   p.stats = { played: (p.stats.played || 0) + 1, won: (p.stats.won || 0) + (won ? 1 : 0) };
   write(PROFILE, p);
-  saveRoomSeat(code, { ...seat, counted: true });
+  saveRoomSeat(code, { ...seat, counted: [...(seat.counted || []), match] });
 }
 
 export function roomSeat(code) {
@@ -50,7 +50,7 @@ export function saveRoomSeat(code, data) {
   write(roomKey(code), { ...read(roomKey(code), {}), ...data });
 }
 
-/** Per-room memory of what this browser saw: hands dealt to it and each hand's summary. */
+/** Per-room memory of the current match: hands dealt to this browser and each hand's points. */
 export function roomHistory(code) {
   return read(`${roomKey(code)}.history`, { dealt: {}, hands: {} });
 }
