@@ -1,0 +1,175 @@
+"""Chicken Foot properties over random legal play: conservation, secrecy, replay, termination."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.chicken_foot.state import FootState
+from games.core.errors import IllegalAction, MalformedAction
+from games.core.tiles import full_set
+from games.engine import get_rules
+
+RULES = get_rules("chicken_foot")
+
+PRESETS: list[tuple[int, dict[str, object]]] = [
+    (2, {}),
+    (4, {"double_blank": 25}),
+    (6, {"double_blank": 0}),
+    (8, {"set": 12}),
+    (3, {"hand_size": 8}),
+]
+NOT_TILES = frozenset({"last_hand", "hand_sizes", "scores", "teams", "values", "points", "options"})
+
+
+def _tiles_in(value: object) -> list[tuple[int, int]]:
+    """Every tile a view shows, skipping the keys whose number pairs are not tiles."""
+    if isinstance(value, dict):
+        return [t for k, v in value.items() if k not in NOT_TILES for t in _tiles_in(v)]
+    if isinstance(value, list):
+        if len(value) == 2 and all(type(x) is int for x in value):
+            return [(value[0], value[1])]
+        return [t for v in value for t in _tiles_in(v)]
+    return []
+
+
+def _check_conservation(state: FootState) -> None:
+    held = [t for h in state.hands for t in h] + list(state.boneyard)
+    held += [t for b in state.branch_tiles for t in b]
+    if state.led:
+        held.append((state.lead, state.lead))
+    assert Counter(held) == Counter(full_set(state.top))
+
+
+def _check_views(state: FootState) -> None:
+    for seat in (None, *range(state.players)):
+        view = RULES.view(state, seat)
+        assert json.loads(json.dumps(view)) == view
+        hidden = set(state.boneyard) | {t for s, h in enumerate(state.hands) if s != seat for t in h}
+        shown = set(_tiles_in({k: v for k, v in view.items() if k != "lead"}))
+        assert not hidden & shown
+        assert view["legal"] == (RULES.legal_actions(state) if seat == state.turn and seat is not None else [])
+        for action in view["legal"]:
+            if "end" in action:
+                assert action["end"] in {e["id"] for e in view["ends"] if e["playable"]}
+
+
+@settings(max_examples=20, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=1, max_size=8), steps=st.integers(10, 120))
+def test_random_play_keeps_every_invariant(preset: tuple[int, dict[str, object]], seed: bytes, steps: int) -> None:
+    players, options = preset
+    rng = random.Random(seed)
+    state = RULES.new_match(players, options, seed=seed)
+    for step in range(steps):
+        if RULES.to_move(state) is None:
+            break
+        legal = RULES.legal_actions(state)
+        assert legal, "someone is to move, so something is legal"
+        _check_conservation(state)
+        if step % 5 == 0:
+            _check_views(state)
+            view = RULES.view(state, state.turn)
+            rebuilt = RULES.state_from_view(view, state.hands, state.boneyard)
+            for k in (None, *range(players)):
+                assert RULES.view(rebuilt, k) == RULES.view(state, k)
+            assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
+        before = json.dumps(RULES.dump(state))
+        action = rng.choice(legal)
+        after = RULES.apply(state, action)
+        assert json.dumps(RULES.dump(state)) == before, "apply must not change its input"
+        state = after
+
+
+@settings(max_examples=10, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=1, max_size=8))
+def test_random_matches_end_within_their_bound(preset: tuple[int, dict[str, object]], seed: bytes) -> None:
+    players, options = preset
+    rng = random.Random(seed)
+    state = RULES.new_match(players, options, seed=seed)
+    # Each turn plays, draws or passes; passes between two plays or draws are fewer than
+    # the players, so a hand takes at most (tiles) * (players + 1) actions.
+    bound = (state.top + 1) * len(full_set(state.top)) * (players + 1)
+    for _ in range(bound):
+        if RULES.to_move(state) is None:
+            break
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    result = RULES.result(state)
+    assert result is not None and result["hands"] == state.top + 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), steps=st.integers(0, 50))
+def test_anything_not_legal_is_refused_and_changes_nothing(seed: bytes, steps: int) -> None:
+    rng = random.Random(seed)
+    state = RULES.new_match(4, {}, seed=seed)
+    for _ in range(steps):
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    legal = RULES.legal_actions(state)
+    before = RULES.dump(state)
+    candidates: list[dict[str, object]] = [{"type": k} for k in ("draw", "pass", "end_turn")]
+    for tile in full_set(9):
+        candidates.append({"type": "play", "tile": [tile.high, tile.low]})
+        for end in ("arm:0", "arm:3", "toe:0:1", "toe:2:2", "left"):
+            candidates.append({"type": "play", "tile": [tile.high, tile.low], "end": end})
+    for action in candidates:
+        canonical = dict(action)
+        if "tile" in canonical:
+            canonical["tile"] = sorted(canonical["tile"])  # type: ignore[call-overload]
+        if canonical in legal:
+            RULES.apply(state, action)
+        else:
+            with pytest.raises(IllegalAction) as info:
+                RULES.apply(state, action)
+            assert str(info.value)
+    for bad in ({"type": "play"}, {"type": "bid"}, {"type": "play", "tile": [1, 2, 3]}, None):
+        with pytest.raises(MalformedAction):
+            RULES.apply(state, bad)
+    assert RULES.dump(state) == before
+
+
+@settings(max_examples=15, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=1, max_size=8), steps=st.integers(0, 100))
+def test_state_from_view_accepts_any_placement_of_the_hidden_tiles(
+    preset: tuple[int, dict[str, object]], seed: bytes, steps: int
+) -> None:
+    players, options = preset
+    rng = random.Random(seed)
+    state = RULES.new_match(players, options, seed=seed)
+    for _ in range(steps):
+        if RULES.to_move(state) is None:
+            return
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    viewer = state.turn
+    assert viewer is not None
+    view = RULES.view(state, viewer)
+    pool = [t for s, h in enumerate(state.hands) if s != viewer for t in h] + list(state.boneyard)
+    rng.shuffle(pool)
+    hands = []
+    for s, h in enumerate(state.hands):
+        if s == viewer:
+            hands.append(list(h))
+        else:
+            hands.append(pool[: len(h)])
+            pool = pool[len(h):]
+    rebuilt = RULES.state_from_view(view, hands, pool)
+    assert RULES.view(rebuilt, viewer) == view
+    _check_conservation(rebuilt)
+
+
+def test_same_seed_and_actions_give_the_same_states() -> None:
+    def run(seed: bytes) -> list[dict[str, object]]:
+        rng = random.Random(3)
+        state = RULES.new_match(4, {}, seed=seed)
+        out = []
+        for _ in range(120):
+            state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+            out.append(RULES.dump(state))
+        return out
+
+    assert run(b"same") == run(b"same")
+    assert run(b"same") != run(b"other")
