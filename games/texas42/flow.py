@@ -7,6 +7,7 @@ source of what is allowed, and `explain_illegal` says why anything else is not.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from games.core.actions import Action
 from games.core.fairness import commitment, deal, hand_seed, shuffle
@@ -40,8 +41,14 @@ OVER = "over"
 SUIT_NAMES = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "trumps")
 
 
+@lru_cache(maxsize=1024)
 def deal_hand(master: bytes, number: int) -> Hand:
-    """Hand `number` of the match: SPEC §2 shuffle and deal, each hand kept in canonical order."""
+    """Hand `number` of the match: SPEC §2 shuffle and deal, each hand kept in canonical order.
+
+    Memoised because the 27 HMACs of a shuffle cost more than a whole hand of play, and AI
+    rollouts from one view all end by dealing the same next hand; a `Hand` is immutable, so
+    states may share it.
+    """
     seed = hand_seed(master, number)
     hands, _ = deal(shuffle(full_set(6), seed), SEATS, HAND_SIZE)
     ordered = tuple(tuple(sorted(h)) for h in hands)
@@ -161,7 +168,10 @@ def _play(state: Texas42State, seat: int, tile: Tile) -> Texas42State:
     tiles = [t for _, t in trick]
     winner = trick[winning_index(tiles, trump_suit(hand.trump))][0]
     done = Trick(trick, winner, trick_points(tiles))
-    hand = replace(hand, hands=tuple(hands), trick=(), tricks=(*hand.tricks, done))
+    hand = Hand(
+        hand.number, hand.seed, hand.commitment, hand.dealt, tuple(hands), hand.bids, hand.trump,
+        (*hand.tricks, done), (),
+    )
     best = high_bid(hand.bids)
     assert best is not None
     side = side_of(best[0])

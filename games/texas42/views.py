@@ -27,10 +27,6 @@ from games.texas42.state import SEATS, TEAMS, Config, Hand, Outcome, Texas42Stat
 Event = dict[str, Any]
 
 
-def _tile(tile: Tile) -> list[int]:
-    return [tile.low, tile.high]
-
-
 def hand_log(hand: Hand) -> list[Event]:
     """The public events of a hand in order: bid/pass, trump, play, trick, hand_end."""
     events: list[Event] = [
@@ -39,17 +35,20 @@ def hand_log(hand: Hand) -> list[Event]:
     ]
     if hand.trump is not None:
         events.append({"type": "trump", "seat": bidder(hand), "suit": hand.trump})
+    append = events.append
     for trick in hand.tricks:
-        events += [{"type": "play", "seat": seat, "tile": _tile(tile)} for seat, tile in trick.plays]
-        events.append({
+        for seat, tile in trick.plays:
+            append({"type": "play", "seat": seat, "tile": [tile.low, tile.high]})
+        append({
             "type": "trick", "winner": trick.winner, "points": trick.points,
-            "tiles": [_tile(tile) for _, tile in trick.plays],
+            "tiles": [[tile.low, tile.high] for _, tile in trick.plays],
         })
-    events += [{"type": "play", "seat": seat, "tile": _tile(tile)} for seat, tile in hand.trick]
+    for seat, tile in hand.trick:
+        append({"type": "play", "seat": seat, "tile": [tile.low, tile.high]})
     outcome = hand.outcome
     if outcome is not None:
         best = high_bid(hand.bids)
-        events.append({
+        append({
             "type": "hand_end", "result": outcome.result,
             "bidder": None if best is None else best[0], "bid": None if best is None else best[1],
             "points": list(points_taken(hand)), "side": outcome.side, "award": outcome.award,
@@ -67,8 +66,8 @@ def hand_summary(hand: Hand) -> dict[str, Any]:
         "number": hand.number,
         "seed": hand.seed.hex(),
         "commitment": hand.commitment,
-        "dealt": [[_tile(t) for t in h] for h in hand.dealt],
-        "hands_left": [[_tile(t) for t in h] for h in hand.hands],
+        "dealt": [[[t.low, t.high] for t in h] for h in hand.dealt],
+        "hands_left": [[[t.low, t.high] for t in h] for h in hand.hands],
         "points": list(points_taken(hand)),
         "tricks_won": list(tricks_won(hand)),
         "winner": outcome.side,
@@ -112,7 +111,7 @@ def view(state: Texas42State, seat: int | None) -> dict[str, Any]:
         "options": config.as_dict(),
     }
     if seat is not None:
-        out["hand"] = [_tile(t) for t in hand.hands[seat]]
+        out["hand"] = [[t.low, t.high] for t in hand.hands[seat]]
     out.update({
         "hand_sizes": [len(h) for h in hand.hands],
         "boneyard": 0,
@@ -137,7 +136,7 @@ def view(state: Texas42State, seat: int | None) -> dict[str, Any]:
         "high_bid": None if best is None else {"seat": best[0], "value": best[1]},
         "bidder": bidder(hand) if len(hand.bids) == SEATS else None,
         "trump": hand.trump,
-        "trick": [{"seat": s, "tile": _tile(t)} for s, t in hand.trick],
+        "trick": [{"seat": s, "tile": [t.low, t.high]} for s, t in hand.trick],
         "leader": leader(hand),
         "tricks_won": list(tricks_won(hand)),
         "points_taken": list(points_taken(hand)),
