@@ -103,9 +103,32 @@ def schema(game: str) -> tuple[Option, ...]:
     )
 
 
+_RESOLVED: dict[tuple[Any, ...], LineConfig] = {}
+
+
 def resolve_config(game: str, players: object, options: Mapping[str, Any] | None,
                    draws: bool, fives: bool) -> LineConfig:
-    """The configuration of a new match; `ValueError` names the option that is wrong."""
+    """The configuration of a new match; `ValueError` names the option that is wrong.
+
+    Remembered by the exact options given (their types too: `True` is not `1`), since `load`
+    and `state_from_view` resolve the same options again and again.
+    """
+    key: tuple[Any, ...] | None = None
+    if isinstance(options, Mapping) and all(
+            type(v) in (int, bool, str, type(None)) for v in options.values()):
+        key = (game, type(players), players, draws, fives,
+               tuple(sorted((str(k), type(v).__name__, v) for k, v in options.items())))
+        found = _RESOLVED.get(key)
+        if found is not None:
+            return found
+    config = _resolve(game, players, options, draws, fives)
+    if key is not None and len(_RESOLVED) < 4096:
+        _RESOLVED[key] = config
+    return config
+
+
+def _resolve(game: str, players: object, options: Mapping[str, Any] | None,
+             draws: bool, fives: bool) -> LineConfig:
     count = verify_players(game, players, 2, max(SET_PLAYERS.values()))
     values = resolve_options(game, schema(game), options, count)
     top: int = values["set"]

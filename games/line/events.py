@@ -10,7 +10,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from games.core.layout import EMPTY, END_IDS, END_INDEX, Layout, lead_layout, place
-from games.core.tiles import parse_tile
 from games.line.config import LineConfig
 from games.line.state import DRAW, HAND_END, LEAD, NOBODY, PASS, PLAY, SCORE, Event
 from games.line.tables import TileTable, table
@@ -38,7 +37,7 @@ def event_json(tiles: TileTable, event: Event) -> dict[str, Any]:
 def event_from_json(tiles: TileTable, data: Mapping[str, Any]) -> Event:
     kind = data["type"]
     if kind == PLAY:
-        index = tiles.index(parse_tile(data["tile"]))
+        index = tiles.index_of(data["tile"])
         return (PLAY, int(data["seat"]), index, END_INDEX[data["end"]] if "end" in data else LEAD)
     if kind == DRAW:
         return (DRAW, int(data["seat"]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core.tiles import Tile, parse_tile
+from games.core.tiles import Tile
 from games.line.config import LineConfig
 from games.line.dealing import opening
 from games.line.events import event_from_json, log_json, replay_layout
@@ -57,13 +57,7 @@ def dump(state: LineState) -> dict[str, Any]:
 
 
 def _indices(tiles: TileTable, raw: Sequence[Any]) -> tuple[int, ...]:
-    out = []
-    for item in raw:
-        tile = parse_tile(item)
-        if not tiles.knows(tile):
-            raise ValueError(f"{tile.label()} is not a tile of the double-{tiles.top} set")
-        out.append(tiles.index(tile))
-    return tuple(out)
+    return tuple(tiles.index_of(item) for item in raw)
 
 
 def _mask(tiles: TileTable, raw: Sequence[Any]) -> int:
@@ -107,7 +101,7 @@ def load(config: LineConfig, data: Mapping[str, Any]) -> LineState:
         commitment=str(data["commitment"]),
         hand_number=int(data["hand_number"]),
         dealt=tuple(_indices(tiles, d) for d in data["dealt"]),
-        lead=ANY_TILE if lead is None else tiles.index(parse_tile(lead)),
+        lead=ANY_TILE if lead is None else tiles.index_of(lead),
         revealed=tuple(str(s) for s in data["revealed"]),
         last_hand=None if last is None else summary_from_json(tiles, last),
     )

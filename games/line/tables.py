@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from games.core.layout import CLOSED, END_IDS
-from games.core.tiles import Tile, full_set, tile_index
+from games.core.tiles import Tile, full_set, parse_tile, tile_index
 
 Plan = tuple[int, tuple[tuple[int, str], ...]]
 
@@ -49,8 +49,14 @@ class TileTable:
     def index(self, tile: Tile) -> int:
         return tile_index(tile, self.top)
 
-    def knows(self, tile: Tile) -> bool:
-        return tile.high <= self.top
+    def index_of(self, raw: object) -> int:
+        """The index of a JSON tile `[a, b]` (either order); `ValueError` if not of this set."""
+        if isinstance(raw, (list, tuple)) and len(raw) == 2:
+            a, b = raw
+            if type(a) is int and type(b) is int and 0 <= a <= self.top and 0 <= b <= self.top:
+                return self.grid[a][b]
+        tile = parse_tile(raw)
+        raise ValueError(f"{tile.label()} is not a tile of the double-{self.top} set")
 
     def mask(self, tiles: Iterable[Tile]) -> int:
         out = 0

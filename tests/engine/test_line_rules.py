@@ -401,3 +401,11 @@ def test_spinner_in_draw_opens_up_and_down_once_both_sides_are_covered() -> None
     assert layout["lead"] == {"tile": [3, 3], "double": True}
     assert layout["spinner"] == {"tile": [3, 3], "arm": "lead", "index": 0}
     assert layout["arms"]["down"] == [{"tile": [3, 4], "inner": 3, "outer": 4, "double": False}]
+
+
+def test_a_value_equal_to_an_allowed_one_but_of_another_type_is_still_refused() -> None:
+    rules = get_rules("draw")
+    assert rules.view(rules.new_match(2, {"spinner": True, "set": 6}, seed=b"ok"), 0)["options"]["spinner"]
+    for bad in ({"spinner": 1, "set": 6}, {"spinner": True, "set": 6.0}, {"spinner": True, "set": True}):
+        with pytest.raises(ValueError, match="option"):
+            rules.new_match(2, bad, seed=b"bad")
