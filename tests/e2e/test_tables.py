@@ -246,3 +246,24 @@ def test_keyboard_alone_plays_a_tile_on_a_chosen_end(daphne_url, context_factory
     log = after["log"] if after["hand_number"] == hand else after["last_hand"]["log"]
     played = [e for e in log if e["type"] == "play" and e["seat"] == 0]
     assert played[-1]["tile"] == tile
+
+
+def test_chicken_foot_hand_with_arms_and_feet(daphne_url, context_factory) -> None:
+    host = context_factory()
+    create_room(host, daphne_url, "chicken_foot", "Ann", players=3, options={"hand_size": "7"})
+    add_ai(host, 1)
+    add_ai(host, 2)
+    start(host)
+    seen = {"toe": False}
+
+    def done() -> bool:
+        if not seen["toe"] and host.locator(".train.toe").count():
+            seen["toe"] = True
+            screenshot(host, "table-chicken-foot-toes")
+        return view(host)["last_hand"] is not None or over(host)
+
+    play_until([host], done, limit_s=90)
+    assert host.locator(".hub svg").count() == 1
+    host.wait_for_selector(".fair.ok")
+    assert host.js_errors == []  # type: ignore[attr-defined]
+    screenshot(host, "table-chicken-foot")

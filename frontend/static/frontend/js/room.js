@@ -10,9 +10,10 @@ import * as line from "./table/line.js";
 import * as texas42 from "./table/texas42.js";
 import * as trains from "./table/trains.js";
 import * as ends from "./table/ends.js";
+import * as chicken from "./table/chicken.js";
 
 const { h, seatName, sideName, topOf } = common;
-const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: ends };
+const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const setNames = JSON.parse(document.getElementById("set-names").textContent);
 const allOptions = games.flatMap((g) => g.options);

@@ -81,6 +81,8 @@ export function endName(id, ctx) {
     return ctx ? `${seatName(ctx, owner)}'s train` : `train ${owner + 1}`;
   }
   if (id === "mexican") return "the Mexican train";
+  if (id.startsWith("arm:")) return `arm ${Number(id.slice(4)) + 1}`;
+  if (id.startsWith("toe:")) return `toe ${Number(id.split(":").pop()) + 1} of a foot`;
   return `the ${id} end`;
 }
 

@@ -2,29 +2,8 @@
 // train, and the double that must be answered.
 
 import { tileSVG } from "../tiles.js";
+import { branchRow } from "./branch.js";
 import { endName, h, seatName, topOf } from "./common.js";
-
-function trainRow(ctx, { id, label, tiles, marker, openEnd, sel, extra }) {
-  const top = topOf(ctx.view);
-  const active = sel.targets.includes(id);
-  const row = h("div", { class: "train" + (marker ? " marked" : ""), "data-end": id },
-    h("span", { class: "owner" }, label, marker ? h("span", { class: "marker", text: " marker" }) : null, extra || null),
-    ...tiles.slice(-12).map((t, i, arr) => tileSVG(orient(t, arr, i), { top, size: 48 })),
-    tiles.length > 12 ? h("span", { class: "hint", text: `(+${tiles.length - 12})` }) : null);
-  const end = h("button", { type: "button", class: "end-button" + (active ? " end-target" : ""), disabled: !active,
-    "data-end": id, "aria-label": `${active ? "play on " : ""}${label}, open end ${openEnd}`, onclick: () => sel.onEnd(id) },
-    String(openEnd));
-  row.append(end);
-  return row;
-}
-
-/** Lay each tile with the matching number towards the engine. */
-function orient(tile, arr, i) {
-  const prev = i === 0 ? null : arr[i - 1];
-  if (!prev) return tile;
-  const [a, b] = tile;
-  return prev.includes(a) ? [a, b] : [b, a];
-}
 
 export function board(ctx, el, sel) {
   const view = ctx.view;
@@ -40,12 +19,14 @@ export function board(ctx, el, sel) {
   const trains = h("div", { class: "trains" });
   for (const t of view.trains || []) {
     const id = `train:${t.owner}`;
-    trains.append(trainRow(ctx, { id, label: `${seatName(ctx, t.owner)}'s train`, tiles: t.tiles, marker: t.marker,
-      openEnd: ends[id]?.value ?? t.open_end, sel }));
+    trains.append(branchRow(ctx, { id, label: `${seatName(ctx, t.owner)}'s train`, tiles: t.tiles, marker: t.marker,
+      start: view.engine?.[0], openEnd: ends[id]?.value ?? t.open_end, sel,
+      badge: t.marker ? h("span", { class: "marker", text: "marker" }) : null }));
   }
   const mx = view.mexican || { tiles: [] };
-  trains.append(trainRow(ctx, { id: "mexican", label: "Mexican train", tiles: mx.tiles, marker: mx.started,
-    openEnd: ends.mexican?.value ?? mx.open_end, sel }));
+  trains.append(branchRow(ctx, { id: "mexican", label: "Mexican train", tiles: mx.tiles, marker: mx.started,
+    start: view.engine?.[0], openEnd: ends.mexican?.value ?? mx.open_end, sel,
+    badge: mx.started ? h("span", { class: "marker", text: "open to all" }) : null }));
   parts.push(trains);
   el.replaceChildren(...parts);
 }
