@@ -53,15 +53,29 @@ def may_pass(bids: Bids, force: bool) -> bool:
     return not (force and len(bids) == 3 and high_bid(bids) is None)
 
 
+def describe_bids(standing: int | None) -> str:
+    """The bids open over `standing`, in words: "30 to 42, or 84", "84", "126"."""
+    bids = legal_bids(standing)
+    if len(bids) == 1:
+        return str(bids[0])
+    low, top = bids[0], bids[-2]
+    points = str(low) if low == top else f"{low} to {top}"
+    return f"{points}, or {bids[-1]}"
+
+
 def explain_bid(value: int, standing: int | None) -> str:
-    """Why a bid of `value` is refused over `standing`."""
+    """Why a bid of `value` is refused over `standing`, with the bids that are open."""
+    open_bids = describe_bids(standing)
     if value > MAX_POINTS_BID and value % MARK:
-        return f"a bid above {MAX_POINTS_BID} is in whole marks (84, 126, ...), not {value}"
+        return (
+            f"a bid above {MAX_POINTS_BID} is in whole marks (84, 126, ...), not {value}: "
+            f"you may bid {open_bids}"
+        )
     if value < MIN_BID:
-        return f"the lowest bid is {MIN_BID}, not {value}"
+        return f"the lowest bid is {MIN_BID}, not {value}: you may bid {open_bids}"
     if standing is not None and value <= standing:
-        return f"a bid must beat the standing bid of {standing}"
+        return f"a bid must beat the standing bid of {standing}: you may bid {open_bids}"
     return (
         f"a bid of {value} is allowed only over a standing bid of {value - MARK}: "
-        f"above two marks, bids go up one mark at a time"
+        f"above two marks, bids go up one mark at a time (you may bid {open_bids})"
     )

@@ -203,33 +203,45 @@ def _finish(state: Texas42State, hand: Hand) -> Texas42State:
 
 
 # Refusals -------------------------------------------------------------------------------
+OTHER_ACTIONS = {
+    "draw": "42 has no boneyard: all 28 tiles are dealt, so there is nothing to draw",
+    "end_turn": "42 has no end_turn: each seat plays one tile a trick",
+}
+
+
 def explain_illegal(state: Texas42State, action: Action) -> str:
     hand = state.hand
     kind = action["type"]
     current = phase(hand)
     if current == OVER:
         return "the match is over: no more actions"
+    if kind in OTHER_ACTIONS:
+        return OTHER_ACTIONS[kind]
     if current == BIDDING:
         if kind == "bid":
             best = high_bid(hand.bids)
             return explain_bid(action["value"], None if best is None else best[1])
         if kind == "pass":
             return "the other three seats passed: the shuffler must bid at least 30"
-        return f"the hand is in the bidding: bid or pass, not {kind}"
+        later = "the high bidder names trumps once every seat has bid" if kind == "trump" else (
+            "tiles are played once trumps are named")
+        return f"the hand is in the bidding: bid or pass; {later}"
     if current == TRUMP:
         if kind == "trump":
             option = {"doubles": "doubles_trump"}.get(action["suit"], action["suit"])
             return f"naming {action['suit']} needs the room option {option!r}"
-        return "the high bidder must name trumps first"
+        return "the bidding is over: the high bidder must name trumps first"
     if kind != "play":
-        return f"the hand is being played: play a tile, not {kind}"
+        return f"the bidding is over and trumps are named: play a tile, not {kind}"
     if "end" in action:
         return "a 42 play names only its tile, never an end"
     tile = make_tile(*action["tile"])
     seat = to_move(state)
     assert seat is not None
-    if tile not in hand.hands[seat]:
+    held = hand.hands[seat]
+    if tile not in held:
         return f"you do not hold {tile.label()}"
-    suit = led_suit(hand.trick[0][1], trump_suit(hand.trump))
-    return f"you must follow suit: {SUIT_NAMES[suit]} were led and you hold some"
-
+    trump = trump_suit(hand.trump)
+    suit = led_suit(hand.trick[0][1], trump)
+    following = " ".join(t.label() for t in legal_plays(held, [t for _, t in hand.trick], trump))
+    return f"you must follow suit: {SUIT_NAMES[suit]} were led and you hold {following}"

@@ -13,7 +13,6 @@ from typing import Any
 
 from games.core.actions import Action
 from games.core.fairness import master_seed
-from games.core.options import verify_players
 from games.core.protocol import Rules
 from games.core.tiles import Tile
 from games.texas42 import flow, views
@@ -30,7 +29,11 @@ class Texas42Rules(Rules[Texas42State]):
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None
     ) -> Texas42State:
-        verify_players(self.name, players, SEATS, SEATS)
+        if type(players) is not int or players != SEATS:
+            raise ValueError(
+                f"option 'players': Texas 42 is played by exactly {SEATS} players in two partnerships, "
+                f"not {players!r}"
+            )
         return flow.new_state(Config.from_options(options), master_seed(seed))
 
     def to_move(self, state: Texas42State) -> int | None:

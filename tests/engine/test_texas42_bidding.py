@@ -162,3 +162,25 @@ def test_a_bid_is_legal_exactly_when_the_rules_allow_it(standing: int | None, va
         or (standing is not None and standing >= 84 and value == standing + 42)
     )
     assert (value in legal_bids(standing)) == allowed
+
+
+def test_a_refused_bid_says_which_bids_are_open() -> None:
+    state = RULES.new_match(players=4, options={}, seed=b"auction")
+    with pytest.raises(IllegalAction, match=r"not 29: you may bid 30 to 42, or 84$"):
+        RULES.apply(state, {"type": "bid", "value": 29})
+    with pytest.raises(IllegalAction, match=r"standing bid of 41: you may bid 42, or 84$"):
+        RULES.apply(run(state, "bid 41"), {"type": "bid", "value": 40})
+    with pytest.raises(IllegalAction, match=r"standing bid of 42: you may bid 84$"):
+        RULES.apply(run(state, "bid 42"), {"type": "bid", "value": 42})
+    with pytest.raises(IllegalAction, match=r"one mark at a time \(you may bid 126\)$"):
+        RULES.apply(run(state, "bid 84"), {"type": "bid", "value": 168})
+
+
+def test_actions_42_does_not_have_are_refused_in_words() -> None:
+    state = RULES.new_match(players=4, options={}, seed=b"auction")
+    with pytest.raises(IllegalAction, match="no boneyard"):
+        RULES.apply(state, {"type": "draw"})
+    with pytest.raises(IllegalAction, match="tiles are played once trumps are named"):
+        RULES.apply(state, {"type": "play", "tile": [1, 1]})
+    with pytest.raises(ValueError, match="'players': Texas 42 is played by exactly 4 players"):
+        RULES.new_match(players=3, options={}, seed=b"x")

@@ -151,7 +151,7 @@ def test_nello_is_made_when_the_bidder_loses_all_seven_tricks_of_three() -> None
 def test_a_play_must_follow_suit_and_says_so() -> None:
     state = run(table(SIXES_DEAL), "pass, pass, pass, bid 30, trump 0, 1-3")
     assert RULES.legal_actions(state) == [{"type": "play", "tile": [3, 6]}]
-    with pytest.raises(IllegalAction, match="follow suit: threes"):
+    with pytest.raises(IllegalAction, match=r"follow suit: threes were led and you hold \[3, 6\]$"):
         RULES.apply(state, {"type": "play", "tile": [6, 6]})
     with pytest.raises(IllegalAction, match=r"do not hold \[0, 0\]"):
         RULES.apply(state, {"type": "play", "tile": [0, 0]})
