@@ -39,5 +39,8 @@ class HardBot:
         values = pimc_values(
             self.rules, self.kit, view, legal, rng, budget=budget, win_bonus=self.kit.win_bonus
         )
+        if self.kit.prior_weight:
+            prior = self.kit.prior(self.rules, view, legal, rng)
+            values = [v + self.kit.prior_weight * p for v, p in zip(values, prior)]
         best = max(range(len(legal)), key=lambda i: (values[i], -i))
         return legal[best]

@@ -22,6 +22,8 @@ class Kit(Protocol):
 
     #: Points a won hand is worth in the search's outcome, on top of the points themselves.
     win_bonus: float
+    #: How much of the heuristic's score Hard adds to each searched value (a prior).
+    prior_weight: float
 
     def budget(self, view: View) -> int:
         """Playouts Hard may spend on this decision (work, not time)."""
@@ -37,6 +39,10 @@ class Kit(Protocol):
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
         """The heuristic choice."""
+        ...
+
+    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+        """The heuristic's score of each legal action, or zeros where it has none."""
         ...
 
     def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:

@@ -155,7 +155,11 @@ def suit_strength(hand: Sequence[Tile], suit: int) -> float:
 class Texas42Kit:
     """Knowledge of 42 for Medium and Hard."""
 
+    prior_weight = 0.0
     win_bonus = 0.0
+
+    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+        return [0.0] * len(legal)
 
     def budget(self, view: View) -> int:
         return 112

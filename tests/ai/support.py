@@ -1,0 +1,73 @@
+"""Positions for the AI tests: real matches played by seeded Easy bots, stopped mid-hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.ai.inference import HiddenHand, tile_of
+from games.engine import Rules, get_rules
+
+#: (game, players, options) the AI supports, as presets of the tests.
+CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("block", 2, {}),
+    ("block", 4, {"partnership": True, "hand_size": 7}),
+    ("draw", 2, {}),
+    ("draw", 4, {}),
+    ("allfives", 2, {}),
+    ("allfives", 3, {}),
+    ("texas42", 4, {}),
+    ("mexican_train", 4, {}),
+    ("mexican_train", 2, {"set": 6}),
+    ("chicken_foot", 4, {}),
+]
+
+
+def case_id(case: tuple[str, int, dict[str, Any]]) -> str:
+    game, players, options = case
+    extra = ",".join(f"{k}={v}" for k, v in options.items())
+    return f"{game}-{players}" + (f"-{extra}" if extra else "")
+
+
+def rules_or_skip(game: str) -> Rules[Any]:
+    try:
+        return get_rules(game)
+    except ImportError:
+        pytest.skip(f"{game} has no engine yet")
+
+
+def positions(
+    rules: Rules[Any], players: int, options: dict[str, Any], seed: bytes, steps: int
+) -> list[Any]:
+    """States met along a match of random moves, one per step, while somebody is to move."""
+    state = rules.new_match(players=players, options=options, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if rules.to_move(state) is None:
+            break
+        out.append(state)
+        state = rules.advance(state, rng.choice(rules.legal_actions(state)))
+    return out
+
+
+def fits(tiles: list[Any], hidden: HiddenHand) -> bool:
+    """Whether the true tiles can fill the inferred slots (a bipartite matching exists)."""
+    hand = [tile_of(t) for t in tiles]
+    if len(hand) != len(hidden.slots) or any(t in hidden.banned for t in hand):
+        return False
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j, slot in enumerate(hidden.slots):
+            if j in seen or hand[i].low in slot or hand[i].high in slot:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(hand)))

@@ -1,0 +1,66 @@
+"""`python -m games.simulate`: the SPEC §8 JSON, reproducible from its seed, any number of jobs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from games.simulate import Config, main, run, wilson
+
+from .support import rules_or_skip
+
+TIMING = ("decision_ms_mean", "decision_ms_p95")
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    out = dict(report)
+    out["bots"] = [{k: v for k, v in bot.items() if k not in TIMING} for bot in report["bots"]]
+    return out
+
+
+def test_wilson_interval_of_a_half_over_a_hundred() -> None:
+    assert wilson(50, 100) == [0.4038, 0.5962]
+    assert wilson(0, 0) == [0.0, 1.0]
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_simulate_prints_the_spec_json(capsys: pytest.CaptureFixture[str]) -> None:
+    rules_or_skip("draw")
+    main(["--game", "draw", "--players", "2", "--bots", "medium,easy", "--rounds", "30", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert {"game", "rounds", "seed", "blocked", "opener_won", "bots"} <= set(report)
+    assert (report["game"], report["rounds"], report["seed"]) == ("draw", 30, "20260805")
+    assert [bot["level"] for bot in report["bots"]] == ["medium", "easy"]
+    wins = sum(round(bot["won"] * 30) for bot in report["bots"])
+    assert wins == report["decided"] <= 30
+    for bot in report["bots"]:
+        assert {"won", "won_ci", "decision_ms_mean", "decision_ms_p95"} <= set(bot)
+        assert bot["won_ci"][0] <= bot["won"] <= bot["won_ci"][1]
+
+
+def test_the_same_seed_gives_the_same_figures_with_any_number_of_jobs() -> None:
+    rules_or_skip("block")
+    config = Config("block", 4, ("easy", "medium"), {"partnership": True, "hand_size": 7}, "7", False)
+    one = run(config, 24, jobs=1)
+    assert without_timing(run(config, 24, jobs=2)) == without_timing(one)
+    other = run(Config("block", 4, ("easy", "medium"), {"partnership": True, "hand_size": 7}, "8", False), 24)
+    assert without_timing(other) != without_timing(one)
+
+
+def test_matches_count_whole_matches_with_their_winner() -> None:
+    rules_or_skip("texas42")
+    report = run(Config("texas42", 4, ("medium", "easy"), {"target_marks": 2}, "1", True), 6)
+    assert report["matches"] == 6
+    assert report["rounds"] >= 12
+    assert report["decided"] == 6
+
+
+def test_bad_options_are_refused_with_the_option_named(capsys: pytest.CaptureFixture[str]) -> None:
+    rules_or_skip("draw")
+    with pytest.raises(SystemExit):
+        main(["--game", "draw", "--players", "2", "--options", '{"hand_size": 99}', "--rounds", "1"])
+    assert "hand_size" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--game", "draw", "--bots", "wizard", "--rounds", "1"])
