@@ -119,8 +119,20 @@ class EndTracker:
         return set(self.ends.values())
 
 
+def _void_numbers(event: Mapping[str, Any], tracker: EndTracker) -> set[int]:
+    """The numbers a draw or pass shows the seat lacked: as logged, else as tracked."""
+    for key in ("values", "ends"):
+        numbers = event.get(key)
+        if isinstance(numbers, list) and all(type(n) is int for n in numbers):
+            return set(numbers)
+    return tracker.values()
+
+
 def line_hidden_hands(view: View) -> dict[int, HiddenHand]:
-    """Every other seat's hand as constrained slots, read from a line game's log."""
+    """Every other seat's hand as constrained slots, read from a layout game's log.
+
+    Draws dealt to find a lead double (Chicken Foot, `"lead": true`) prove nothing.
+    """
     me = view.get("seat")
     sizes = initial_sizes(view)
     hands = {seat: HiddenHand([frozenset()] * size) for seat, size in enumerate(sizes) if seat != me}
@@ -135,10 +147,9 @@ def line_hidden_hands(view: View) -> dict[int, HiddenHand]:
                 hidden.give(tile)
             tracker.play(tile, event.get("end"))
         elif kind == "draw" and hidden is not None:
-            ends = event.get("ends")
-            hidden.forbid(ends if isinstance(ends, list) else tracker.values())
+            if not event.get("lead"):
+                hidden.forbid(_void_numbers(event, tracker))
             hidden.receive()
         elif kind == "pass" and hidden is not None:
-            ends = event.get("ends")
-            hidden.forbid(ends if isinstance(ends, list) else tracker.values())
+            hidden.forbid(_void_numbers(event, tracker))
     return hands
