@@ -1,7 +1,7 @@
 """The log and the layout as JSON: events of docs/engine.md, and the tiles of each arm.
 
 The same JSON form serves views, `dump` and `state_from_view`, so there is one codec; the
-layout is never stored, only replayed from the plays of the log.
+layout's tiles are never written out, only replayed from the plays of the log.
 """
 
 from __future__ import annotations

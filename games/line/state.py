@@ -1,8 +1,8 @@
 """The immutable state of a line-game match and the record of a finished hand.
 
 Hands are bitmasks of tile indices (games.line.tables) and the boneyard a tuple of indices in
-draw order; the log keeps events as small tuples. Everything is a frozen, slotted dataclass of
-ints and tuples, so states compare by value and `load(dump(s)) == s`.
+draw order; the log keeps events as small tuples, newest first. Everything is a frozen, slotted
+dataclass of ints and tuples, so states compare by value and `load(dump(s)) == s`.
 """
 
 from __future__ import annotations
