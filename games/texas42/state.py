@@ -217,7 +217,7 @@ def dump_state(state: Texas42State) -> dict[str, Any]:
 def load_state(data: Mapping[str, Any]) -> Texas42State:
     scores = data["scores"]
     return Texas42State(
-        config=Config(**data["config"]),
+        config=Config.from_options(data["config"]),
         master=bytes.fromhex(data["master"]),
         scores=(scores[0], scores[1]),
         revealed=tuple(data["revealed"]),

@@ -149,3 +149,10 @@ def test_state_from_view_refuses_tiles_that_do_not_fit() -> None:
         RULES.state_from_view(view, doubled, [])
     with pytest.raises(ValueError, match="do not fit"):
         RULES.state_from_view(view, [hands[0], hands[1], hands[2], hands[3][:-1]], [])
+
+
+def test_load_checks_the_options_of_a_dump() -> None:
+    data = json.loads(json.dumps(RULES.dump(RULES.new_match(players=4, options={}, seed=b"x"))))
+    data["config"]["all_pass"] = "never"
+    with pytest.raises(ValueError, match="all_pass"):
+        RULES.load(data)
