@@ -182,6 +182,9 @@ def test_phone_layout_fits_375_pixels(daphne_url, context_factory, game, players
         add_ai(phone, seat)
     start(phone)
     play_until([phone], lambda: len(view(phone)["log"]) >= 8 or over(phone), limit_s=60)
+    # Measure while the table waits for us, so no re-render happens in between.
+    phone.wait_for_function("() => { const d = window.dominoes; return d.view.match_over || d.view.to_move === d.seat; }",
+                            timeout=20_000)
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
     tile = phone.locator("#hand .tile-button").first.bounding_box()
     assert tile is not None and tile["width"] >= 44  # a finger-sized target

@@ -18,22 +18,39 @@ export function board(ctx, el) {
       ...view.bids.map((b) => h("li", { text: `${seatName(ctx, b.seat)}: ${b.pass ? "pass" : bidName(b.bid)}` }))));
   }
   // The trick: seats placed around the centre relative to this viewer (you at the bottom).
-  const trick = h("div", { class: "trick", role: "group", "aria-label": "The trick" });
+  // Between tricks the last one stays on the table, with its winner, until the next lead.
+  const last = lastTrick(view);
+  const shown = view.trick?.length || !last ? view.trick || [] : last.plays;
+  const trick = h("div", { class: "trick", role: "group", "aria-label": view.trick?.length || !last ? "The trick" : "The last trick" });
   for (let s = 0; s < 4; s++) {
     const slot = (s - me + 4) % 4;
-    const play = (view.trick || []).find((p) => p.seat === s);
+    const play = shown.find((p) => p.seat === s);
     trick.append(h("div", { class: `slot slot-${slot}`, "data-seat": s },
       play ? tileSVG(play.tile, { size: 64 }) : h("span", { class: "empty", text: "" }),
       h("div", { text: seatName(ctx, s) })));
   }
-  trick.append(h("div", { class: "centre", text: view.leader !== null && view.leader !== undefined && view.phase === "play"
-    ? `${seatName(ctx, view.leader)} leads` : "" }));
+  const centre = !view.trick?.length && last ? `Last trick to ${seatName(ctx, last.winner)}`
+    : view.leader !== null && view.leader !== undefined && view.phase === "play" ? `${seatName(ctx, view.leader)} leads` : "";
+  trick.append(h("div", { class: "centre", text: centre }));
   parts.push(trick);
   parts.push(h("div", { class: "sides" }, ...(view.teams || []).map((_, i) => h("div", { class: "side-box" },
     h("strong", { text: sideName(ctx, i) }),
     h("div", { text: `Tricks ${view.tricks_won?.[i] ?? 0} · count and tricks ${view.points_taken?.[i] ?? 0}` }),
     h("div", { text: `${view.scoring === "points" ? "Points" : "Marks"}: ${view.scores[i]}` })))));
   el.replaceChildren(...parts);
+}
+
+/** The plays of the hand's last finished trick (the four plays before its `trick` event). */
+function lastTrick(view) {
+  const log = view.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].type === "play") return null;
+    if (log[i].type === "trick") {
+      const plays = log.slice(0, i).filter((e) => e.type === "play").slice(-(log[i].tiles?.length || 4));
+      return { winner: log[i].winner, plays };
+    }
+  }
+  return null;
 }
 
 /** Bid and trump buttons: only what `legal` allows. */
