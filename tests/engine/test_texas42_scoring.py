@@ -187,3 +187,32 @@ def test_follow_me_through_the_engine_a_lead_calls_for_its_higher_end_only() -> 
     view = RULES.view(run(state, "4-5, 1-5"), None)
     assert hand_events(view, "trick")[0]["winner"] == 1
     assert view["points_taken"] == [0, 11]
+
+
+def test_a_bid_of_42_needs_every_point_and_is_set_by_the_first_trick_lost() -> None:
+    state = run(table(SIXES_DEAL), "pass, pass, pass, bid 42, trump 0, 1-3, 6-3, 3-2, 3-3")
+    last = RULES.view(state, None)["last_hand"]
+    assert RULES.scores(state) == [0, 1]
+    assert (last["result"], last["early"], last["points"], last["winner"], last["award"]) == (
+        "set", True, [0, 6], 1, 1)
+
+
+def test_three_marks_over_two_scores_three_marks_made_or_set() -> None:
+    # Hand 3 is shuffled by seat 3, so seat 0 bids first and seat 1, holding every six, bids over it.
+    made = play_out(run(table(SIXES_DEAL, hand_number=3), "bid 84, bid 126, pass, pass, trump 6"))
+    last = RULES.view(made, None)["last_hand"]
+    assert RULES.scores(made) == [0, 3]
+    assert (last["bidder"], last["bid"], last["result"], last["points"], last["early"]) == (
+        1, 126, "made", [0, 42], False)
+    # Seat 2 bids three marks on blanks and leads the 3-2; the 3-3 takes the trick and sets it.
+    lost = run(table(SIXES_DEAL, hand_number=3), "bid 84, pass, bid 126, pass, trump 0, 3-2, 3-3, 1-3, 6-3")
+    last = RULES.view(lost, None)["last_hand"]
+    assert (last["bidder"], last["result"], last["winner"], last["award"], last["early"]) == (2, "set", 1, 3, True)
+    assert (last["points"], RULES.scores(lost)) == ([0, 6], [0, 3])
+
+
+def test_a_set_nello_scores_the_bid_to_the_opponents_in_points() -> None:
+    state = run(table(SIXES_DEAL, {"nello": True, "target_points": 250}),
+                "bid 31, pass, pass, pass, trump nello, 6-0, 0-0, 0-1")
+    assert RULES.scores(state) == [31, 0]
+    assert RULES.view(state, None)["last_hand"]["result"] == "set"
