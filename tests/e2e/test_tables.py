@@ -68,6 +68,10 @@ def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url
     assert host.locator("#rematch").is_visible()
     assert not guest.locator("#rematch").is_visible()
     screenshot(host, "table-draw-over")
+    host.emulate_media(media="print")
+    assert host.locator("#scorepad table").is_visible()
+    assert not host.locator("#felt").is_visible() and not host.locator("#hand").is_visible()
+    host.emulate_media(media="screen")
     host.click("#rematch")
     for page in (host, guest):
         page.wait_for_function("() => !window.dominoes.view.match_over && window.dominoes.view.hand_number === 0",

@@ -78,6 +78,7 @@ export function describeEvent(ctx, e) {
 export function endName(id, ctx) {
   if (id.startsWith("train:")) {
     const owner = Number(id.slice(6));
+    if (ctx && owner === ctx.seat) return "your train";
     return ctx ? `${seatName(ctx, owner)}'s train` : `train ${owner + 1}`;
   }
   if (id === "mexican") return "the Mexican train";

@@ -19,7 +19,7 @@ export function board(ctx, el, sel) {
   const trains = h("div", { class: "trains" });
   for (const t of view.trains || []) {
     const id = `train:${t.owner}`;
-    trains.append(branchRow(ctx, { id, label: `${seatName(ctx, t.owner)}'s train`, tiles: t.tiles, marker: t.marker,
+    trains.append(branchRow(ctx, { id, label: t.owner === ctx.seat ? "Your train" : `${seatName(ctx, t.owner)}'s train`, tiles: t.tiles, marker: t.marker,
       start: view.engine?.[0], openEnd: ends[id]?.value ?? t.open_end, sel,
       badge: t.marker ? h("span", { class: "marker", text: "marker" }) : null }));
   }
