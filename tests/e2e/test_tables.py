@@ -195,7 +195,7 @@ def test_phone_layout_fits_375_pixels(daphne_url, context_factory, game, players
     screenshot(phone, f"phone-table-{game}")
 
 
-def test_dropped_socket_reconnects_resyncs_and_says_so(daphne_url, context_factory) -> None:
+def test_table_talk_then_a_dropped_socket_reconnects_resyncs_and_says_so(daphne_url, context_factory) -> None:
     host = context_factory()
     guest = context_factory()
     code = create_room(host, daphne_url, "block", "Ann", players=2)
@@ -204,6 +204,11 @@ def test_dropped_socket_reconnects_resyncs_and_says_so(daphne_url, context_facto
     guest.click("#join button[type=submit]")
     start(host)
     guest.wait_for_selector("#table:not([hidden])")
+    host.click("#phrases button[data-phrase=good_luck]")
+    guest.wait_for_selector("#chat li:has-text('Ann: Good luck!')")
+    guest.fill("#chat-text", "<b>thanks</b>")
+    guest.click("#chat-form button")
+    host.wait_for_selector("#chat li:has-text('Bob: <b>thanks</b>')")
     # Drop the host's socket from under it: the page must come back on its own.
     host.evaluate("() => window.dominoes.socket.ws.close()")
     host.wait_for_selector("#connection:has-text('Reconnected')", timeout=20_000)

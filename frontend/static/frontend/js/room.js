@@ -296,6 +296,7 @@ function renderTable() {
     common.renderSummary(ctx, $("summary"));
   }
   renderRematch();
+  $("phrases").hidden = $("chat-form").hidden = ctx.seat === null;
 }
 
 function connect() {
@@ -331,6 +332,7 @@ function connect() {
       ctx.room = msg.room;
       onRoom();
     },
+    chat: (msg) => onChat(msg),
     replaced: (msg) => showError(msg.message || "This seat was opened elsewhere."),
     kicked: (msg) => showError(msg.message || "The host freed your seat."),
     welcome: (msg) => {
@@ -393,6 +395,22 @@ async function start(again = false) {
 $("start").addEventListener("click", () => start(false));
 $("rematch").addEventListener("click", () => start(true));
 $("print").addEventListener("click", () => window.print());
+
+const PHRASES = { hello: "Hello!", good_luck: "Good luck!", good_game: "Good game!", well_played: "Well played!",
+  thanks: "Thanks!", oops: "Oops!", your_turn: "Your turn!", one_more: "One more?" };
+$("phrases").replaceChildren(...Object.entries(PHRASES).map(([key, text]) =>
+  h("button", { type: "button", "data-phrase": key, onclick: () => ctx.socket?.send({ type: "chat", phrase: key }), text })));
+$("chat-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (text && ctx.socket?.send({ type: "chat", text })) $("chat-text").value = "";
+});
+function onChat(msg) {
+  const list = $("chat");
+  list.append(h("li", {}, h("strong", { text: `${seatName(ctx, msg.seat)}: ` }), msg.text));
+  while (list.children.length > 50) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && ctx.chosen) {
     ctx.chosen = null;
