@@ -91,7 +91,12 @@ class Background:
                 self._leave()
 
         done = threading.Event()
-        self.loop.call_soon_threadsafe(lambda: (cancel(), done.set()))
+
+        def cancel_and_signal() -> None:
+            cancel()
+            done.set()
+
+        self.loop.call_soon_threadsafe(cancel_and_signal)
         done.wait(5)
 
     def wait_idle(self, timeout: float) -> bool:

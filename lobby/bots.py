@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors
 from lobby.background import background
@@ -95,9 +96,19 @@ def _due_now(code: str) -> tuple[Room, Match, Seat, Due] | None:
 def room_check(code: str) -> None:
     """Schedule the move that is due in this room, once per version in this process."""
     found = _due_now(code)
-    if found is None:
-        return
-    _room, match, _seat, due = found
+    if found is not None:
+        room, match, _seat, due = found
+        _schedule(room.code, match, due)
+
+
+def due_schedule(room: Room, match: Match, seat: Seat | None) -> None:
+    """Schedule what is due for `seat`, the seat to move, from rows the caller holds."""
+    due = None if seat is None or match.is_over else move_due(room, seat, match)
+    if due is not None:
+        _schedule(room.code, match, due)
+
+
+def _schedule(code: str, match: Match, due: Due) -> None:
     key = (code, match.number, match.version, due.actor)
     with _scheduled_lock:
         if key in _scheduled:
@@ -143,16 +154,18 @@ def _play(room: Room, match: Match, seat: int, due: Due) -> None:
     view = rules.view(selectors.match_state(match), seat)
     action = action_choose(match.game, due.level, bot_seed(bytes(match.seed), match.version), view)
     try:
-        action_submit(room.code, seat, action, expected_version=match.version, actor=due.actor)
+        legal = normalise_action(action) in view["legal"]
     except IllegalAction:
+        legal = False
+    if not legal:
         logger.error(
-            "the %s AI chose an illegal action in room %s; playing its first legal action",
-            due.level,
-            room.code,
+            "the %s AI chose %r in room %s; playing its first legal action", due.level, action, room.code
         )
-        action_submit(room.code, seat, view["legal"][0], expected_version=match.version, actor=due.actor)
-    except LobbyError:
-        pass  # someone else moved first: this trigger is stale
+        action = view["legal"][0]
+    try:
+        action_submit(room.code, seat, action, expected_version=match.version, actor=due.actor)
+    except (LobbyError, IllegalAction) as exc:
+        logger.debug("AI move in room %s not needed: %s", room.code, exc)  # someone moved first
 
 
 def forget_scheduled() -> None:

@@ -208,8 +208,13 @@ def seat_clear(code: str, token: str | None, index: int) -> None:
         seat.disconnected_at = None
         seat.save(update_fields=["name", "ai_level", "token_hash", "channel", "disconnected_at"])
         if old_channel:
-            transaction.on_commit(lambda: realtime.channel_notify(old_channel, {"type": "lobby.kicked"}))
+            transaction.on_commit(lambda: _kicked_notify([old_channel]))
         _room_changed(room)
+
+
+def _kicked_notify(channels: list[str]) -> None:
+    for channel in channels:
+        realtime.channel_notify(channel, {"type": "lobby.kicked"})
 
 
 def room_update(code: str, token: str | None, changes: dict[str, Any]) -> Room:
@@ -227,9 +232,10 @@ def room_update(code: str, token: str | None, changes: dict[str, Any]) -> Room:
         if "turn_seconds" in changes:
             room.turn_seconds = changes["turn_seconds"] or None
         if players != room.players:
-            for gone in room.seats.filter(index__gte=players).exclude(channel=""):
-                channel = gone.channel
-                transaction.on_commit(lambda c=channel: realtime.channel_notify(c, {"type": "lobby.kicked"}))
+            gone = list(
+                room.seats.filter(index__gte=players).exclude(channel="").values_list("channel", flat=True)
+            )
+            transaction.on_commit(lambda: _kicked_notify(gone))
             room.seats.filter(index__gte=players).delete()
             Seat.objects.bulk_create([Seat(room=room, index=i) for i in range(room.players, players)])
             room.players = players
@@ -271,7 +277,7 @@ def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match
             moved_at=timezone.now(),
             result=rules.result(state),
         )
-        _state_changed(room.code, match, state)
+        _state_changed(room, match, state)
         _room_changed(room)
     return match
 
@@ -300,12 +306,12 @@ def action_submit(
             seen = ActionRecord.objects.filter(match=match, seat=seat, client_id=client_id).first()
             if seen is not None:
                 return Ack(seen.seq, duplicate=True)
-        if match.is_over:
-            raise IllegalAction("the match is over: no more actions")
         if expected_version is not None and expected_version != match.version:
             raise StaleVersionError(
                 f"the table is at version {match.version}, not {expected_version}: sync first"
             )
+        if match.is_over:
+            raise IllegalAction("the match is over: no more actions")
         if match.to_move != seat:
             raise NotYourTurnError(f"it is seat {match.to_move}'s turn, not yours")
         rules = get_rules(match.game)
@@ -319,15 +325,16 @@ def action_submit(
         match.moved_at = timezone.now()
         match.result = rules.result(state)
         match.save(update_fields=["version", "to_move", "moved_at", "result"])
-        _state_changed(room.code, match, state)
+        _state_changed(room, match, state)
         if match.is_over or room.turn_seconds:
             _room_changed(room)
     return Ack(match.version, duplicate=False)
 
 
-def _state_changed(code: str, match: Match, state: Any) -> None:
+def _state_changed(room: Room, match: Match, state: Any) -> None:
     """After the commit: cache the state, send every seat its view, and wake the AI."""
-    number, version, game, players = match.number, match.version, match.game, match.players
+    code, number, version, game, players = room.code, match.number, match.version, match.game, match.players
+    mover = None if match.to_move is None else room.seats.get(index=match.to_move)
 
     def after() -> None:
         from lobby import bots
@@ -338,7 +345,7 @@ def _state_changed(code: str, match: Match, state: Any) -> None:
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, version, views)
-        bots.room_check(code)
+        bots.due_schedule(room, match, mover)
 
     transaction.on_commit(after)
 

@@ -29,6 +29,7 @@ return 1
 """
 
 _client: redis.Redis | None = None
+_put_script: Any = None
 _client_lock = threading.Lock()
 _memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
 _memo_lock = threading.Lock()
@@ -76,13 +77,12 @@ def dump_get(code: str, match_number: int, version: int) -> dict[str, Any] | Non
 
 
 def dump_put(code: str, match_number: int, version: int, dump: dict[str, Any]) -> None:
-    client().eval(
-        _PUT_IF_NEWER,
-        1,
-        key(code, match_number),
-        version,
-        json.dumps(dump, separators=(",", ":")),
-        settings.LOBBY_STATE_TTL,
+    global _put_script
+    if _put_script is None:
+        _put_script = client().register_script(_PUT_IF_NEWER)
+    _put_script(
+        keys=[key(code, match_number)],
+        args=[version, json.dumps(dump, separators=(",", ":")), settings.LOBBY_STATE_TTL],
     )
 
 

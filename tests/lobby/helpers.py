@@ -124,6 +124,8 @@ NON_TILE_KEYS = frozenset(
         "hand_points",
         "values",
         "points",
+        # Chicken Foot's lead: the double that must open the round, public by rule.
+        "lead",
     }
 )
 

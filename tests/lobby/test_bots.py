@@ -32,6 +32,7 @@ async def test_a_dropped_player_gets_a_hard_ai_after_the_grace_period_and_the_se
         assert (await table.open())[0]
     await match_start_async(code, tokens[0])
     state = await tables[0].until("state")
+    await tables[1].until("state")
     mover = state["view"]["to_move"]
     stayer = tables[1 - mover]
     await tables[mover].close()

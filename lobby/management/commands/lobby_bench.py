@@ -1,0 +1,74 @@
+"""Measure the server's write path: actions per second through `services.action_submit`.
+
+Plays whole matches with random legal moves (seeded) straight through the service, so the
+figure covers the room lock, the cache, the engine, the log insert, the per-seat views
+and the publish, without sockets. It prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from games.engine import get_rules
+from lobby import selectors, services
+from lobby.background import background
+from lobby.models import Room
+
+
+class Command(BaseCommand):
+    help = "Play matches through action_submit and print actions per second and latency."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", default="draw")
+        parser.add_argument("--players", type=int, default=4)
+        parser.add_argument("--matches", type=int, default=3)
+        parser.add_argument("--seed", type=int, default=20260805)
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        rng = random.Random(opts["seed"])
+        rules = get_rules(opts["game"])
+        latencies: list[float] = []
+        started = time.perf_counter()
+        codes = []
+        for _ in range(opts["matches"]):
+            room, host = services.room_create(opts["game"], opts["players"], {}, "bench", grace_seconds=3600)
+            codes.append(room.code)
+            for seat in range(1, opts["players"]):
+                services.seat_claim(room.code, f"p{seat}")
+            match = services.match_start(room.code, host)
+            version = 0
+            to_move = match.to_move
+            while to_move is not None:
+                match.version = version
+                state = selectors.match_state(match)
+                action = rng.choice(rules.legal_actions(state))
+                t0 = time.perf_counter()
+                ack = services.action_submit(room.code, to_move, action, expected_version=version)
+                latencies.append(time.perf_counter() - t0)
+                version = ack.version
+                match.refresh_from_db()
+                to_move = match.to_move
+        elapsed = time.perf_counter() - started
+        background().cancel_timers()
+        background().wait_idle(30)
+        Room.objects.filter(code__in=codes).delete()
+        latencies.sort()
+        self.stdout.write(
+            json.dumps(
+                {
+                    "game": opts["game"],
+                    "players": opts["players"],
+                    "matches": opts["matches"],
+                    "actions": len(latencies),
+                    "actions_per_s": round(len(latencies) / elapsed, 1),
+                    "submit_ms_mean": round(statistics.fmean(latencies) * 1000, 2),
+                    "submit_ms_p95": round(latencies[int(len(latencies) * 0.95)] * 1000, 2),
+                }
+            )
+        )
