@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -22,16 +22,29 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def _draw_index(seed: bytes, i: int) -> int:
-    digest = hmac.new(seed, b"r:" + str(i).encode("ascii"), hashlib.sha256).digest()
-    return int.from_bytes(digest, "big") % (i + 1)
+def _hmac_pads(seed: bytes) -> tuple[Any, Any]:
+    """The inner and outer SHA-256 states of HMAC keyed by `seed` (RFC 2104), made once a shuffle."""
+    key = hashlib.sha256(seed).digest() if len(seed) > 64 else seed
+    key = key.ljust(64, b"\0")
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    return inner, outer
 
 
 def shuffle(items: Sequence[T], seed: bytes) -> tuple[T, ...]:
-    """Fisher-Yates from the back, position `i` swapped with `HMAC(seed, "r:i") mod (i+1)`."""
+    """Fisher-Yates from the back, position `i` swapped with `HMAC(seed, "r:i") mod (i+1)`.
+
+    The HMAC is computed from pads prepared once per seed: the same digest as `hmac.new`, in
+    half the time, which matters because every hand of every AI rollout deals.
+    """
     order = list(items)
+    inner, outer = _hmac_pads(seed)
     for i in range(len(order) - 1, 0, -1):
-        j = _draw_index(seed, i)
+        h = inner.copy()
+        h.update(b"r:%d" % i)
+        o = outer.copy()
+        o.update(h.digest())
+        j = int.from_bytes(o.digest(), "big") % (i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
 

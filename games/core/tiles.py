@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from games.core.errors import MalformedAction
@@ -28,7 +28,7 @@ class Tile(NamedTuple):
         return self.low == self.high
 
     def has(self, number: int) -> bool:
-        return self.low == number or self.high == number
+        return number in (self.low, self.high)
 
     def other(self, number: int) -> int:
         """The number at the far end when `number` is matched (a double gives its own)."""
@@ -46,7 +46,7 @@ def make_tile(a: int, b: int) -> Tile:
     return Tile(a, b) if a <= b else Tile(b, a)
 
 
-@lru_cache(maxsize=None)
+@cache
 def full_set(top: int) -> tuple[Tile, ...]:
     """Every tile of double-`top` in canonical order: `for a in 0..N: for b in a..N`."""
     if top not in SET_SIZES:

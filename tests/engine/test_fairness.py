@@ -69,3 +69,12 @@ def test_canonical_order_of_double_six() -> None:
     assert tiles[-1] == Tile(6, 6)
     assert [len(full_set(n)) for n in (6, 9, 12, 15, 18)] == [28, 55, 91, 136, 190]
     assert [sum(t.pips for t in full_set(n)) for n in (6, 9, 12, 15, 18)] == [168, 495, 1092, 2040, 3420]
+
+
+@given(st.binary(min_size=0, max_size=100))
+def test_shuffle_equals_the_plain_hmac_definition_for_any_seed_length(seed: bytes) -> None:
+    order = list(full_set(6))
+    for i in range(len(order) - 1, 0, -1):
+        j = int.from_bytes(hmac.new(seed, f"r:{i}".encode(), hashlib.sha256).digest(), "big") % (i + 1)
+        order[i], order[j] = order[j], order[i]
+    assert list(shuffle(full_set(6), seed)) == order
