@@ -122,6 +122,13 @@ def test_texas42_bidding_box_offers_only_legal_bids(daphne_url, context_factory)
     assert shown == [a["value"] for a in v["legal"] if a["type"] == "bid"]
     assert host.locator(".bidbox button[data-action=pass]").count() == 1
     screenshot(host, "table-texas42-bidding")
+    # Anyone with the link may watch: the table, no hand, nothing to click.
+    watcher = context_factory()
+    watcher.goto(host.url)
+    watcher.wait_for_selector("#table:not([hidden])")
+    assert "watching" in watcher.locator("#hand").inner_text()
+    assert watcher.locator("#chat-form").is_hidden()
+    assert view(watcher)["seat"] is None and "hand" not in view(watcher)
 
 
 def test_mexican_train_round_with_a_marker(daphne_url, context_factory) -> None:
@@ -172,6 +179,11 @@ def test_reload_in_the_middle_of_a_hand_resumes_the_same_position(daphne_url, co
     assert host.locator("#hand .tile-button").count() == len(before["hand"])
     assert host.locator("#board svg.line-layout svg.tile").count() == sum(
         1 for e in before["log"] if e["type"] == "play")
+    # An action the rules refuse is explained in words, and changes nothing.
+    host.evaluate("() => window.dominoes.act({type: 'play', tile: [9, 9], end: 'left'})")
+    host.wait_for_selector("#error:not([hidden])")
+    assert host.locator("#error").inner_text().strip()
+    assert version(host) == v_before
 
 
 @pytest.mark.parametrize(("game", "players"), [("allfives", 2), ("texas42", 4), ("mexican_train", 2)])
