@@ -64,11 +64,27 @@ def rank(tile: Tile, suit: int, trump: TrumpSuit) -> int:
 
 
 def legal_plays(hand: Sequence[Tile], trick: Sequence[Tile], trump: TrumpSuit) -> list[Tile]:
-    """Any tile to lead; afterwards the tiles of the led suit, or anything when void in it."""
+    """Any tile to lead; afterwards the tiles of the led suit, or anything when void in it.
+
+    `follows` spelled out per kind of trump, since this runs at every play of every rollout.
+    """
     if not trick:
         return list(hand)
-    suit = led_suit(trick[0], trump)
-    following = [t for t in hand if follows(t, suit, trump)]
+    lead = trick[0]
+    if trump is None:
+        suit = lead.high
+        following = [t for t in hand if suit in t]
+    elif trump == DOUBLES:
+        if lead.low == lead.high:
+            following = [t for t in hand if t.low == t.high]
+        else:
+            suit = lead.high
+            following = [t for t in hand if suit in t and t.low != t.high]
+    elif trump in lead:
+        following = [t for t in hand if trump in t]
+    else:
+        suit = lead.high
+        following = [t for t in hand if suit in t and trump not in t]
     return following or list(hand)
 
 
