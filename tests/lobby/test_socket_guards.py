@@ -208,3 +208,14 @@ async def test_chat_reaches_the_whole_room_with_name_and_capped_text():
         by_seat = {c["seat"]: c for c in said}
         assert by_seat[0]["text"] == "hello there" and by_seat[0]["name"] == "P0"
         assert by_seat[1]["text"] == "Good luck!" and by_seat[1]["phrase"] == "good_luck"
+
+
+async def test_a_socket_from_a_foreign_origin_is_refused():
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    code, _tokens = await room_setup_async("draw", 2, {}, humans=1)
+    foreign = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await foreign.connect()
+    assert not connected
