@@ -72,7 +72,8 @@ def build_view(state: FootState, seat: int | None, result: dict[str, Any] | None
             "match_over": over,
             "result": result,
             "ends": _ends(state),
-            "lead": [state.lead, state.lead],
+            # The number only: the double itself is in the leader's hand until it is led.
+            "lead": state.lead,
             "leader": state.leader,
             "led": state.led,
             "layout": _layout(state),

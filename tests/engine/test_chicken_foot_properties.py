@@ -51,7 +51,7 @@ def _check_views(state: FootState) -> None:
         view = RULES.view(state, seat)
         assert json.loads(json.dumps(view)) == view
         hidden = set(state.boneyard) | {t for s, h in enumerate(state.hands) if s != seat for t in h}
-        shown = set(_tiles_in({k: v for k, v in view.items() if k != "lead"}))
+        shown = set(_tiles_in(view))
         assert not hidden & shown
         assert view["legal"] == (RULES.legal_actions(state) if seat == state.turn and seat is not None else [])
         for action in view["legal"]:
