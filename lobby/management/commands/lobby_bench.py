@@ -13,12 +13,42 @@ import statistics
 import time
 from typing import Any
 
+import msgpack
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine import get_rules
-from lobby import selectors, services
+from lobby import selectors, services, state_cache
 from lobby.background import background
 from lobby.models import Room
+
+
+def _fanout_costs(code: str, players: int, rounds: int = 200) -> dict[str, float]:
+    """Per action, for the seats and one spectator: publishing every view from the writer
+    (compute and serialise once) against "version n is out" (each socket reads the cached
+    state from Redis, decodes it and computes its own view)."""
+    room = selectors.room_get_by_code(code)
+    match = selectors.match_current(room)
+    assert match is not None
+    rules = get_rules(match.game)
+    state = selectors.match_state(match)
+    seats: list[int | None] = [*range(players), None]
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        for seat in seats:
+            msgpack.packb({"type": "lobby.state", "version": match.version, "view": rules.view(state, seat)})
+    views_ms = (time.perf_counter() - t0) / rounds * 1000
+    state_cache.dump_put(code, match.number, match.version, rules.dump(state))
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        for seat in seats:
+            dump = state_cache.dump_get(code, match.number, match.version)
+            assert dump is not None
+            rules.view(rules.load(dump), seat)
+    notice_ms = (time.perf_counter() - t0) / rounds * 1000
+    return {
+        "publish_views_ms_per_action": round(views_ms, 3),
+        "notice_then_fetch_ms_per_action": round(notice_ms, 3),
+    }
 
 
 class Command(BaseCommand):
@@ -55,6 +85,7 @@ class Command(BaseCommand):
                 match.refresh_from_db()
                 to_move = match.to_move
         elapsed = time.perf_counter() - started
+        fanout = _fanout_costs(codes[-1], opts["players"])
         background().cancel_timers()
         background().wait_idle(30)
         Room.objects.filter(code__in=codes).delete()
@@ -69,6 +100,7 @@ class Command(BaseCommand):
                     "actions_per_s": round(len(latencies) / elapsed, 1),
                     "submit_ms_mean": round(statistics.fmean(latencies) * 1000, 2),
                     "submit_ms_p95": round(latencies[int(len(latencies) * 0.95)] * 1000, 2),
+                    **fanout,
                 }
             )
         )
