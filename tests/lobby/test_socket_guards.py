@@ -216,6 +216,27 @@ async def test_a_socket_from_a_foreign_origin_is_refused():
     from config.asgi import application
 
     code, _tokens = await room_setup_async("draw", 2, {}, humans=1)
-    foreign = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=[(b"origin", b"http://evil.example")])
+    foreign = WebsocketCommunicator(
+        application, f"/ws/rooms/{code}/", headers=[(b"origin", b"http://evil.example")]
+    )
     connected, _ = await foreign.connect()
     assert not connected
+
+
+async def test_a_kicked_player_is_told_and_closed_and_their_token_no_longer_opens_the_seat():
+    from django.test import Client
+
+    from tests.lobby.helpers import api
+
+    code, tokens = await room_setup_async("draw", 3, {}, humans=2)
+    bob = Table(code, tokens[1])
+    assert (await bob.open())[0]
+    kicked = await database_sync_to_async(api)(
+        Client(), "delete", f"/api/rooms/{code}/seats/1/", None, tokens[0]
+    )
+    assert kicked.status_code == 204
+    assert (await bob.until("kicked"))["type"] == "kicked"
+    assert (await bob.ws.receive_output())["code"] == 4003
+    again = Table(code, tokens[1])
+    await again.ws.connect()
+    assert (await again.next())["code"] == "unauthorized"
