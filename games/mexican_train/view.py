@@ -85,6 +85,7 @@ def build_view(state: TrainState, seat: int | None, result: dict[str, Any] | Non
             "mexican": {
                 "tiles": tiles_json(state.lines[players]),
                 "started": bool(state.lines[players]),
+                "marker": bool(state.lines[players]),
                 "open_end": state.line_ends[players],
             },
             "open_double": _double(state, state.open_doubles[0]) if state.open_doubles else None,

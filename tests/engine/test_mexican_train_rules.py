@@ -198,7 +198,7 @@ def test_mexican_train_is_closed_on_a_first_turn_and_open_from_the_second() -> N
     ]
     state = play(state, 12, 4, "mexican")
     view = RULES.view(state, 1)
-    assert view["mexican"] == {"tiles": [[4, 12]], "started": True, "open_end": 4}
+    assert view["mexican"] == {"tiles": [[4, 12]], "started": True, "marker": True, "open_end": 4}
     assert {"id": "mexican", "value": 4, "double": False, "owner": None, "marker": True,
             "started": True, "playable": True} in view["ends"]
 
@@ -282,6 +282,27 @@ def test_two_uncovered_doubles_are_answered_oldest_first() -> None:
     assert plays(state) == [((3, 9), "mexican")]
     state = play(state, 3, 9, "mexican")
     assert state.open_doubles == ()
+
+
+def test_an_open_double_binds_a_seat_on_its_first_turn_too() -> None:
+    state = table(
+        hands=[tiles((5, 5), (0, 1)), tiles((5, 8), (12, 3), (3, 4)), FILLER],
+        lines=[tiles((12, 5)), (), (), ()],
+        boneyard=tiles((10, 11),),
+        opened=False,
+    )
+    state = replace(state, opened=(True, False, False))
+    state = play(state, 5, 5, "train:0")
+    state = act(state, "draw")
+    state = act(state, "pass")
+    # Seat 1 has not had its first turn, yet the double on train:0 must be answered first.
+    view = RULES.view(state, 1)
+    assert view["turn_phase"]["first_turn"] is False and view["turn_phase"]["frozen"] is True
+    assert plays(state) == [((5, 8), "train:0")]
+    state = play(state, 5, 8, "train:0")
+    assert state.opened == (True, True, False)
+    assert state.turn == 2
+    assert state.lines[1] == ()
 
 
 def test_a_double_as_the_last_tile_ends_the_round_at_once() -> None:
