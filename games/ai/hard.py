@@ -36,11 +36,16 @@ class HardBot:
         special = self.kit.special(self.rules, view, legal, rng, budget)
         if special is not None:
             return special
+        prior = self.kit.prior(self.rules, view, legal, rng)
+        if len(legal) > self.kit.candidates:
+            # Search only the heuristic's best few: the budget goes where the choice is close.
+            ranked = sorted(range(len(legal)), key=lambda i: (-prior[i], i))[: self.kit.candidates]
+            keep = sorted(ranked)
+            legal = [legal[i] for i in keep]
+            prior = [prior[i] for i in keep]
         values = pimc_values(
             self.rules, self.kit, view, legal, rng, budget=budget, win_bonus=self.kit.win_bonus
         )
-        if self.kit.prior_weight:
-            prior = self.kit.prior(self.rules, view, legal, rng)
-            values = [v + self.kit.prior_weight * p for v, p in zip(values, prior)]
+        values = [v + self.kit.prior_weight * p for v, p in zip(values, prior)]
         best = max(range(len(legal)), key=lambda i: (values[i], -i))
         return legal[best]

@@ -24,6 +24,8 @@ class Kit(Protocol):
     win_bonus: float
     #: How much of the heuristic's score Hard adds to each searched value (a prior).
     prior_weight: float
+    #: Hard searches at most this many actions, the heuristic's best.
+    candidates: int
 
     def budget(self, view: View) -> int:
         """Playouts Hard may spend on this decision (work, not time)."""

@@ -72,6 +72,7 @@ def is_void(hidden: HiddenHand, number: int) -> bool:
 class LineKit:
     """Knowledge of the line games for Medium and Hard."""
 
+    candidates = 6
     win_bonus = 15.0
     prior_weight = 1.0
 

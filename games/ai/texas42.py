@@ -156,13 +156,14 @@ class Texas42Kit:
     """Knowledge of 42 for Medium and Hard."""
 
     prior_weight = 0.0
+    candidates = 7
     win_bonus = 0.0
 
     def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
         return [0.0] * len(legal)
 
     def budget(self, view: View) -> int:
-        return 112
+        return 64
 
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         return hidden_hands(view)

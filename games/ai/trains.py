@@ -56,14 +56,13 @@ def own_end(view: View) -> int | None:
 class TrainsKit:
     """Knowledge of the train games for Medium and Hard."""
 
-    prior_weight = 0.0
+    prior_weight = 0.5
+    candidates = 5
     win_bonus = 4.0
 
-    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
-        return [0.0] * len(legal)
-
     def budget(self, view: View) -> int:
-        return 60
+        # Chicken Foot hands run longer (every double freezes the table), so fewer playouts.
+        return 16 if view.get("game") == "chicken_foot" else 30
 
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         return line_hidden_hands(view)
@@ -78,21 +77,32 @@ class TrainsKit:
         return None
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+        scores = self.prior(rules, view, legal, rng)
+        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+
+    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+        """Medium's score of each action: shed pips along the planned train, answer doubles."""
         me = view.get("seat")
         mine = f"train:{me}"
         hand = list(hand_of(view))
         start = own_end(view)
         chain = longest_chain(start, hand) if start is not None else []
         planned = set(chain)
-        phase = view.get("turn_phase") or {}
-        opening = bool(phase.get("first_turn"))
+        opening = bool((view.get("turn_phase") or {}).get("first_turn"))
         ends = {str(e["id"]): e for e in view.get("ends") or ()}
-        stop = next((a for a in legal if a["type"] == "end_turn"), None)
-        best: tuple[float, int] | None = None
-        plays = [a for a in legal if a["type"] == "play"]
-        if not plays:
-            return stop or legal[0]
-        for index, action in enumerate(plays):
+        out: list[float] = []
+        for action in legal:
+            if action["type"] == "end_turn":
+                # The opening chain stops where the plan ends.
+                on_plan = any(
+                    a["type"] == "play" and a.get("end") == mine and chain and tile_of(a["tile"]) == chain[0]
+                    for a in legal
+                )
+                out.append(-50.0 if on_plan else 50.0)
+                continue
+            if action["type"] != "play":
+                out.append(-100.0)
+                continue
             tile = tile_of(action["tile"])
             end = str(action.get("end"))
             rest = [t for t in hand if t != tile]
@@ -105,16 +115,12 @@ class TrainsKit:
                 score -= 10.0
             if tile.is_double and rest:
                 score += 10.0 if any(t.has(tile.low) for t in rest) else -15.0
-            key = (score, -index)
-            if best is None or key > best:
-                best = key
-        assert best is not None
-        choice = plays[-best[1]]
-        off_plan = not chain or tile_of(choice["tile"]) != chain[0] or choice.get("end") != mine
-        if opening and stop is not None and off_plan:
-            # The opening chain follows the plan and stops where the plan ends.
-            return stop
-        return choice
+            if not rest:
+                score += 1000.0
+            if opening and end != mine:
+                score -= 5.0
+            out.append(score)
+        return out
 
     def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
         """Heaviest tile first, doubles a little earlier, one time in ten at random."""
