@@ -52,6 +52,7 @@ def _db(fn: Any) -> Any:
 
 
 def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, dict[str, Any] | None]:
+    """The room info, the version and this seat's view (None before the first match)."""
     room_info = selectors.room_info(selectors.room_get_by_code(code))
     version, view = selectors.seat_view_get(code, seat)
     bots.room_check(code)
@@ -62,7 +63,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     code: str = ""
     seat: int | None = None
     name: str = ""
-    version: int = -1
+    #: (match number, version) of the newest state sent: never send an older one.
+    sent: tuple[int, int] = (-1, -1)
     bound: bool = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -116,7 +118,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if with_room:
             await self.send_json(protocol.room_frame(room_info))
         if view is not None:
-            self.version = max(self.version, version)
+            self.sent = max(self.sent, (room_info["match"]["number"], version))
             await self.send_json(protocol.state_frame(version, view))
 
     # Client frames ----------------------------------------------------------------------
@@ -173,8 +175,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # Room events ------------------------------------------------------------------------
     async def lobby_state(self, event: dict[str, Any]) -> None:
-        if event["version"] > self.version:
-            self.version = event["version"]
+        stamp = (event["match"], event["version"])
+        if stamp > self.sent:
+            self.sent = stamp
             await self.send_json(protocol.state_frame(event["version"], event["view"]))
 
     async def lobby_room(self, event: dict[str, Any]) -> None:

@@ -22,9 +22,10 @@ def seat_group(code: str, seat: int | None) -> str:
     return f"room.{code}.spectators" if seat is None else f"room.{code}.seat.{seat}"
 
 
-def views_publish(code: str, version: int, views: dict[int | None, dict[str, Any]]) -> None:
+def views_publish(code: str, match: int, version: int, views: dict[int | None, dict[str, Any]]) -> None:
+    """Each seat's view at `version` of match number `match` (a rematch restarts at 0)."""
     events = [
-        (seat_group(code, seat), {"type": "lobby.state", "version": version, "view": view})
+        (seat_group(code, seat), {"type": "lobby.state", "match": match, "version": version, "view": view})
         for seat, view in views.items()
     ]
     background().run(_send_groups(events))

@@ -344,7 +344,7 @@ def _state_changed(room: Room, match: Match, state: Any) -> None:
         state_cache.dump_put(code, number, version, rules.dump(state))
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
-        realtime.views_publish(code, version, views)
+        realtime.views_publish(code, number, version, views)
         bots.due_schedule(room, match, mover)
 
     transaction.on_commit(after)

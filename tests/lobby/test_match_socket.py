@@ -112,3 +112,25 @@ async def test_no_frame_of_a_whole_match_shows_another_seats_tile(game, players,
     except ImportError:
         pytest.skip(f"the {game} engine is not written yet")
     await play_match(game, players, options, humans=players, seed=7)
+
+
+async def test_a_rematch_streams_the_new_match_from_version_zero_with_the_same_seats():
+    from django.test import Client
+
+    from tests.lobby.helpers import api
+
+    code, tokens = await room_setup_async("draw", 2, {"target": 1}, humans=1, ai="easy")
+    host = Table(code, tokens[0])
+    assert (await host.open())[0]
+    await match_start_async(code, tokens[0])
+    final = await drive(host, random.Random(3))
+    again = await database_sync_to_async(api)(
+        Client(), "post", f"/api/rooms/{code}/rematch/", None, tokens[0]
+    )
+    assert again.status_code == 201 and again.json()["number"] == 1
+    fresh = await host.until("state")
+    assert fresh["version"] == 0 and final["version"] > 0
+    assert fresh["view"]["match_over"] is False and fresh["view"]["scores"] == [0, 0]
+    room = await database_sync_to_async(lambda: selectors.room_info(selectors.room_get_by_code(code)))()
+    assert room["match"]["number"] == 1 and room["seats"][1]["ai"] == "easy"
+    await host.close()
