@@ -1,0 +1,112 @@
+"""Decision time of the Hard bot in every game and player count: `python -m bench.ai`.
+
+Positions come from seeded matches played by Medium bots; at every position where the seat
+to move has a real choice (two or more legal actions) the Hard bot decides and is timed.
+Forced moves (one legal action) return at once and are left out, so the figures are the
+honest cost of thinking. Hard's work is a fixed number of playouts, so the time depends on
+the machine and its load, never the decisions: run it on a quiet machine. The CPU time of the
+process is printed beside the wall clock, as it is far less disturbed by other processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import time
+from typing import Any
+
+from games.ai import make_bot
+from games.engine import get_rules
+
+CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("block", 2, {}),
+    ("block", 3, {}),
+    ("block", 4, {}),
+    ("block", 4, {"partnership": True, "hand_size": 7}),
+    ("draw", 2, {}),
+    ("draw", 3, {}),
+    ("draw", 4, {}),
+    ("allfives", 2, {}),
+    ("allfives", 3, {}),
+    ("allfives", 4, {}),
+    ("texas42", 4, {}),
+    ("mexican_train", 2, {}),
+    ("mexican_train", 3, {}),
+    ("mexican_train", 4, {}),
+    ("chicken_foot", 2, {}),
+    ("chicken_foot", 3, {}),
+    ("chicken_foot", 4, {}),
+]
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)] if ordered else 0.0
+
+
+def measure(game: str, players: int, options: dict[str, Any], decisions: int) -> dict[str, Any]:
+    """Time `decisions` choices of the Hard bot on positions of Medium-played matches."""
+    rules = get_rules(game)
+    hard = make_bot(game, "hard", seed=b"bench")
+    mover = make_bot(game, "medium", seed=b"bench-moves")
+    times: list[float] = []
+    cpu: list[float] = []
+    match = 0
+    while len(times) < decisions:
+        state = rules.new_match(players=players, options=options, seed=f"bench:{match}".encode())
+        match += 1
+        steps = 0
+        while rules.to_move(state) is not None and len(times) < decisions and steps < 400:
+            steps += 1
+            view = rules.view(state, rules.to_move(state))
+            if len(view["legal"]) > 1:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                hard.choose(view)
+                times.append((time.perf_counter() - start) * 1000.0)
+                cpu.append((time.process_time() - start_cpu) * 1000.0)
+            state = rules.apply(state, mover.choose(view))
+    return {
+        "game": game,
+        "players": players,
+        "options": options,
+        "decisions": len(times),
+        "mean_ms": round(sum(times) / len(times), 2),
+        "p95_ms": round(p95(times), 2),
+        "max_ms": round(max(times), 2),
+        "cpu_mean_ms": round(sum(cpu) / len(cpu), 2),
+        "cpu_p95_ms": round(p95(cpu), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.ai", description=__doc__.split("\n")[0])
+    parser.add_argument("--decisions", type=int, default=150, help="timed choices per case")
+    parser.add_argument("--game", default=None, help="only this game")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"# Hard decision time (wall clock, and CPU time of this process), "
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, load average {load:.1f} at start"
+    )
+    for game, players, options in CASES:
+        if args.game and game != args.game:
+            continue
+        row = measure(game, players, options, args.decisions)
+        if args.json:
+            print(json.dumps(row))
+        else:
+            extra = f" {json.dumps(options)}" if options else ""
+            print(
+                f"{game:>13} {players}p{extra}: mean {row['mean_ms']:7.2f} ms  p95 {row['p95_ms']:7.2f} ms"
+                f"  max {row['max_ms']:7.2f} ms  | CPU mean {row['cpu_mean_ms']:7.2f} ms"
+                f"  p95 {row['cpu_p95_ms']:7.2f} ms  ({row['decisions']} decisions)"
+            )
+
+
+if __name__ == "__main__":
+    main()
