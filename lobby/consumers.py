@@ -51,12 +51,11 @@ def _db(fn: Any) -> Any:
     return database_sync_to_async(fn, thread_sensitive=False)
 
 
-def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, dict[str, Any] | None]:
-    """The room info, the version and this seat's view (None before the first match)."""
-    room_info = selectors.room_info(selectors.room_get_by_code(code))
-    version, view = selectors.seat_view_get(code, seat)
+def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, dict[str, Any] | None]:
+    """Room info, match number, version and this seat's view (None before the first match)."""
+    room, match, version, view = selectors.table_snapshot(code, seat)
     bots.room_check(code)
-    return room_info, version, view
+    return selectors.room_info(room, match), -1 if match is None else match.number, version, view
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -114,11 +113,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         raise StopConsumer()
 
     async def _send_snapshot(self, with_room: bool) -> None:
-        room_info, version, view = await _db(_snapshot)(self.code, self.seat)
+        room_info, number, version, view = await _db(_snapshot)(self.code, self.seat)
         if with_room:
             await self.send_json(protocol.room_frame(room_info))
         if view is not None:
-            self.sent = max(self.sent, (room_info["match"]["number"], version))
+            self.sent = max(self.sent, (number, version))
             await self.send_json(protocol.state_frame(version, view))
 
     # Client frames ----------------------------------------------------------------------

@@ -67,11 +67,17 @@ def match_replay(match: Match) -> Any:
 
 def seat_view_get(code: str, seat: int | None) -> tuple[int, dict[str, Any] | None]:
     """The current version and the view of `seat` (None: a spectator); no match: (0, None)."""
+    _room, _match, version, view = table_snapshot(code, seat)
+    return version, view
+
+
+def table_snapshot(code: str, seat: int | None) -> tuple[Room, Match | None, int, dict[str, Any] | None]:
+    """The room, its current match, the version and the seat's view, all of one match."""
     room = room_get_by_code(code)
     match = match_current(room)
     if match is None:
-        return 0, None
-    return match.version, get_rules(match.game).view(match_state(match), seat)
+        return room, None, 0, None
+    return room, match, match.version, get_rules(match.game).view(match_state(match), seat)
 
 
 def standin_deadline(room: Room, seat: Seat) -> Any:
@@ -81,8 +87,10 @@ def standin_deadline(room: Room, seat: Seat) -> Any:
     return seat.disconnected_at + timedelta(seconds=room.grace_seconds)
 
 
-def room_info(room: Room) -> dict[str, Any]:
-    """Everything the room page shows, for anyone holding the link. No token, no tile."""
+def room_info(room: Room, match: Match | None = None) -> dict[str, Any]:
+    """Everything the room page shows, for anyone holding the link. No token, no tile.
+
+    `match` saves a query when the caller holds the room's current match already."""
     now = timezone.now()
     seats = []
     for seat in room.seats.order_by("index"):
@@ -99,7 +107,7 @@ def room_info(room: Room) -> dict[str, Any]:
                 "standin": bool(deadline and deadline <= now),
             }
         )
-    match = match_current(room)
+    match = match or match_current(room)
     match_info = None
     if match is not None:
         turn_deadline = None
