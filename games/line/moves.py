@@ -60,6 +60,38 @@ def legal_actions(state: LineState) -> list[Action]:
     return [{"type": "pass"}]
 
 
+def is_legal(state: LineState, action: Action) -> bool:
+    """Whether the canonical `action` is one of `legal_actions(state)`, without listing them.
+
+    `apply` asks this on every move of the server; building the whole list to look one
+    action up in it cost as much as the move itself.
+    """
+    seat = state.to_move
+    if seat < 0:
+        return False
+    kind = action["type"]
+    config = state.deal.config
+    ends = state.layout.ends
+    if kind == "play":
+        tiles = config.tiles
+        a, b = action["tile"]
+        if b > tiles.top:
+            return False
+        index = tiles.grid[a][b]
+        if not state.hands[seat] >> index & 1:
+            return False
+        end = action.get("end")
+        if ends[0] == CLOSED:
+            lead = state.deal.lead
+            return end is None and (lead < 0 or lead == index)
+        e = END_INDEX.get(end, CLOSED) if isinstance(end, str) else CLOSED
+        return e != CLOSED and ends[e] != CLOSED and ends[e] in (a, b)
+    if kind not in ("draw", "pass") or ends[0] == CLOSED or state.hands[seat] & fitting(state):
+        return False
+    may_draw = len(state.boneyard) > config.draw_floor
+    return may_draw if kind == "draw" else not may_draw
+
+
 def advance(state: LineState, action: Action) -> LineState:
     kind = action["type"]
     if kind == "play":

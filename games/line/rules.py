@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core.actions import Action
+from games.core.actions import Action, normalise_action
+from games.core.errors import IllegalAction
 from games.core.fairness import master_seed
 from games.core.protocol import Rules
 from games.core.tiles import Tile
@@ -44,6 +45,15 @@ class LineRules(Rules[LineState]):
 
     def legal_actions(self, state: LineState) -> list[Action]:
         return moves.legal_actions(state)
+
+    def apply(self, state: LineState, action: object) -> LineState:
+        """The checked step of `Rules.apply`, testing the one action instead of listing all."""
+        canonical = normalise_action(action)
+        if state.to_move == OVER:
+            raise IllegalAction("the match is over: no more actions")
+        if not moves.is_legal(state, canonical):
+            raise IllegalAction(explain.explain_illegal(state, canonical))
+        return self.advance(state, canonical)
 
     def advance(self, state: LineState, action: Action) -> LineState:
         if action["type"] == "play":

@@ -11,9 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core.actions import normalise_action
 from games.core.errors import IllegalAction
 from games.core.tiles import full_set
 from games.engine import get_rules
+from games.line.moves import is_legal
 
 PRESETS = [
     ("block", 2, {}),
@@ -163,3 +165,19 @@ def test_with_no_double_dealt_the_heaviest_tile_leads() -> None:
         assert rules.legal_actions(state) == [{"type": "play", "tile": list(heaviest)}]
         return
     pytest.fail("no deal without a double in 200 seeds")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.binary(min_size=1, max_size=8), preset=st.sampled_from(PRESETS), data=st.data())
+def test_the_fast_legality_check_agrees_with_the_list_of_legal_actions(seed, preset, data) -> None:
+    game, players, options = preset
+    rules = get_rules(game)
+    state = rules.new_match(players, options, seed=seed)
+    pool = [normalise_action(a) for a in candidate_actions(options.get("set", 6))]
+    for _ in range(data.draw(st.integers(0, 80))):
+        legal = rules.legal_actions(state)
+        assert all(a in pool for a in legal)
+        assert [a for a in pool if is_legal(state, a)] == [a for a in pool if a in legal]
+        if rules.to_move(state) is None:
+            break
+        state = rules.advance(state, legal[data.draw(st.integers(0, len(legal) - 1))])
