@@ -268,3 +268,71 @@ def daphne_group(
             server.stop()
         if own:
             stores.close()
+
+
+HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
+
+
+def haproxy_local_config(port: int, servers: dict[str, int]) -> str:
+    """deploy/haproxy.cfg pointed at loopback ports instead of compose's service names.
+
+    The global connection cap is lowered to what this machine's file limit allows (compose
+    raises the container's limit instead)."""
+    lines = []
+    skipping = False
+    for raw in HAPROXY_CONFIG.read_text().splitlines():
+        words = raw.split()
+        if words[:1] == ["resolvers"]:
+            skipping = True
+            continue
+        if skipping and (not raw.strip() or raw.startswith((" ", "\t"))):
+            continue
+        skipping = False
+        if words[:1] == ["bind"]:
+            lines.append(f"    bind 127.0.0.1:{port}")
+        elif words == ["maxconn", "20000"]:
+            lines.append("    maxconn 2000")
+        elif words[:1] == ["server"] and words[1] in servers:
+            lines.append(f"    server {words[1]} 127.0.0.1:{servers[words[1]]}")
+        else:
+            lines.append(raw.replace(" resolvers docker init-addr last,libc,none", ""))
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Haproxy:
+    """haproxy running deploy/haproxy.cfg in front of local daphne processes; logs to a file."""
+
+    port: int
+    config_path: Path
+    log_path: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def start(cls, workdir: Path, servers: dict[str, int]) -> Haproxy:
+        port = free_port()
+        config = workdir / "haproxy.cfg"
+        config.write_text(haproxy_local_config(port, servers))
+        made = cls(port, config, workdir / "haproxy.log")
+        with open(made.log_path, "ab") as log:
+            made.proc = subprocess.Popen(
+                [shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
+            )
+        wait_for_port(port, proc=made.proc)
+        return made
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(STOP_TIMEOUT)

@@ -13,6 +13,8 @@ import contextlib
 import hashlib
 import json
 import random
+import re
+import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,7 +23,7 @@ from typing import Any
 import pytest
 import websockets
 
-from tests.lobby.procs import LOAD_LIMITS, Daphne, Stores, daphne_group
+from tests.lobby.procs import LOAD_LIMITS, Daphne, Haproxy, Stores, daphne_group
 
 PLAYERS = 4
 WAIT = 10.0
@@ -74,7 +76,7 @@ class Seat:
         self.replies: dict[str, dict[str, Any]] = {}
         self.arrived = asyncio.Event()
 
-    async def connect(self, server: Daphne, code: str) -> None:
+    async def connect(self, server: Daphne | Haproxy, code: str) -> None:
         await self.close()
         self.ws = await websockets.connect(
             f"{server.ws_url}/ws/rooms/{code}/?token={self.token}", origin=server.url, open_timeout=WAIT
@@ -273,3 +275,54 @@ async def test_multiprocess_sigkill_and_redis_flush_mid_match_lose_no_acknowledg
             await seat.close()
         if not victim.is_running():
             victim.start()
+
+
+def servers_by_room(log: str) -> dict[str, set[str]]:
+    """From haproxy's log: which backend server carried each room's sockets."""
+    served: dict[str, set[str]] = {}
+    for found in re.finditer(r" rooms/(\w+) .* GET /ws/rooms/(\w+)/", log):
+        served.setdefault(found.group(2), set()).add(found.group(1))
+    return served
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
+async def test_multiprocess_haproxy_keeps_each_room_on_one_process_and_fails_over(group):
+    stores, servers = group
+    names = {"web1": servers[0], "web2": servers[1]}
+    proxy = Haproxy.start(stores.workdir, {name: server.port for name, server in names.items()})
+    seats: list[Seat] = []
+    killed: Daphne | None = None
+    try:
+        codes = []
+        for _ in range(3):
+            code, tokens = await asyncio.to_thread(room_start, proxy.url)
+            codes.append(code)
+            seats = [Seat(i, token) for i, token in enumerate(tokens)]
+            for seat in seats:
+                await seat.connect(proxy, code)
+                await seat.reach(0)
+            for seat in seats:
+                await seat.close()
+        await asyncio.sleep(0.3)
+        served = servers_by_room(proxy.log())
+        assert set(served) == set(codes)
+        assert all(len(names_used) == 1 for names_used in served.values()), served
+        assert "token=" not in proxy.log()
+
+        (home,) = served[codes[-1]]
+        killed = names[home]
+        killed.kill()
+        for seat in seats:
+            await seat.connect(proxy, codes[-1])
+            await seat.reach(0)
+        await play(seats, random.Random(SEED + 2), 4, [])
+        for seat in seats:
+            await seat.close()
+        await asyncio.sleep(0.3)
+        assert servers_by_room(proxy.log())[codes[-1]] == {home, ({"web1", "web2"} - {home}).pop()}
+    finally:
+        for seat in seats:
+            await seat.close()
+        proxy.stop()
+        if killed is not None:
+            killed.start()
