@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from games.chicken_foot.events import lead_draw_event
 from games.chicken_foot.state import Event, FootState, decode_log, encode
 from games.core.fairness import commitment, deal, hand_seed, shuffle
 from games.core.tiles import Tile, full_set, pip_total
@@ -33,7 +34,7 @@ def deal_hand(state: FootState, number: int) -> FootState:
                 break
             held[seat].append(yard[0])
             yard = yard[1:]
-            log.append(encode({"type": "draw", "seat": seat, "lead": True}))
+            log.append(lead_draw_event(seat))
     final = tuple(tuple(h) for h in held)
     leader = _holder(final, double)
     assert leader is not None, "the lead double is always dealt or drawn"

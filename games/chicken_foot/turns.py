@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from games.chicken_foot.events import play_event, void_event
 from games.chicken_foot.hands import finish_hand
 from games.chicken_foot.layout import ARMS, TOES, branch_id, branch_of, is_blocked, open_branches
-from games.chicken_foot.state import FootState, encode
+from games.chicken_foot.state import FootState
 from games.core.actions import Action
 from games.core.tiles import Tile, make_tile
 
@@ -35,23 +36,15 @@ def legal_actions(state: FootState) -> list[Action]:
     return [DRAW] if state.drawn is None and state.boneyard else [PASS]
 
 
-def _voids(state: FootState) -> dict[str, Any]:
-    """The ends a seat could not use, by id and number (never a bare pair that reads as a tile)."""
+def _voids(state: FootState, seat: int, kind: str) -> str:
+    """The draw or pass event, by end id and number (never a bare pair that reads as a tile)."""
     lines = open_branches(state)
-    return {
-        "ends": [branch_id(i) for i in lines],
-        "values": sorted({state.branch_ends[i] for i in lines}),
-    }
+    values = sorted({state.branch_ends[i] for i in lines})
+    return void_event(kind, seat, map(branch_id, lines), values)
 
 
-def _next(state: FootState, seat: int, events: list[dict[str, Any]], **changes: Any) -> FootState:
-    return replace(
-        state,
-        turn=(seat + 1) % state.players,
-        drawn=None,
-        log=(*state.log, *map(encode, events)),
-        **changes,
-    )
+def _next(state: FootState, seat: int, event: str, **changes: Any) -> FootState:
+    return replace(state, turn=(seat + 1) % state.players, drawn=None, log=(*state.log, event), **changes)
 
 
 def _without(state: FootState, seat: int, tile: Tile) -> tuple[tuple[Tile, ...], ...]:
@@ -66,7 +59,7 @@ def _lead(state: FootState, seat: int) -> FootState:
     after = _next(
         state,
         seat,
-        [{"type": "play", "seat": seat, "tile": double}],
+        play_event(seat, double, None),
         hands=hands,
         led=True,
         branch_tiles=((),) * ARMS,
@@ -95,7 +88,7 @@ def _play(state: FootState, seat: int, tile: Tile, branch: int) -> FootState:
     after = _next(
         state,
         seat,
-        [{"type": "play", "seat": seat, "tile": tile, "end": branch_id(branch)}],
+        play_event(seat, tile, branch_id(branch)),
         hands=hands,
         branch_tiles=tiles,
         branch_ends=ends,
@@ -109,8 +102,8 @@ def _play(state: FootState, seat: int, tile: Tile, branch: int) -> FootState:
 def _draw(state: FootState, seat: int) -> FootState:
     tile = state.boneyard[0]
     hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
-    event = encode({"type": "draw", "seat": seat, **_voids(state)})
-    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=(*state.log, event))
+    log = (*state.log, _voids(state, seat, "draw"))
+    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=log)
 
 
 def settle(state: FootState) -> FootState:
@@ -136,7 +129,7 @@ def advance(state: FootState, action: Action) -> FootState:
     elif kind == "draw":
         after = _draw(state, seat)
     elif kind == "pass":
-        after = _next(state, seat, [{"type": "pass", "seat": seat, **_voids(state)}])
+        after = _next(state, seat, _voids(state, seat, "pass"))
     else:
         raise ValueError(f"Chicken Foot has no {kind!r} action")
     return settle(after)

@@ -11,8 +11,9 @@ from typing import Any
 
 from games.core.actions import Action
 from games.core.tiles import Tile, make_tile
+from games.mexican_train.events import end_turn_event, marker_event, play_event, void_event
 from games.mexican_train.rounds import finish_round
-from games.mexican_train.state import TrainState, encode
+from games.mexican_train.state import TrainState
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_blocked, line_of
 
 PASS: Action = {"type": "pass"}
@@ -43,30 +44,23 @@ def legal_actions(state: TrainState) -> list[Action]:
     return [DRAW] if state.drawn is None and state.boneyard else [PASS]
 
 
-def _log(state: TrainState, event: dict[str, Any]) -> tuple[str, ...]:
-    return (*state.log, encode(event))
-
-
-def _voids(state: TrainState, seat: int) -> dict[str, Any]:
-    """The ends a seat could not use, by id and by number: what its draw or pass proves.
+def _voids(state: TrainState, seat: int, kind: str) -> str:
+    """The draw or pass event: what the seat proved it could not match.
 
     The numbers go under "values", never as a bare pair, so no event reads like a tile.
     """
     lines = allowed_lines(state, seat)
     ids = end_ids(state.players)
-    return {
-        "ends": tuple(ids[i] for i in lines),
-        "values": tuple(sorted({state.line_ends[i] for i in lines})),
-    }
+    values = sorted({state.line_ends[i] for i in lines})
+    return void_event(kind, seat, (ids[i] for i in lines), values)
 
 
-def _next_turn(state: TrainState, seat: int) -> TrainState:
+def _turn_over(state: TrainState, seat: int) -> dict[str, Any]:
+    """The changes that hand the turn to the next seat."""
     opened = state.opened if state.opened[seat] else tuple(
         True if s == seat else o for s, o in enumerate(state.opened)
     )
-    return replace(
-        state, turn=(seat + 1) % state.players, opened=opened, played=0, owed=False, drawn=None
-    )
+    return {"turn": (seat + 1) % state.players, "opened": opened, "played": 0, "owed": False, "drawn": None}
 
 
 def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
@@ -78,14 +72,20 @@ def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
     open_doubles = tuple(i for i in state.open_doubles if i != line)
     if tile.is_double:
         open_doubles = (*open_doubles, line)
-    events: list[dict[str, Any]] = [
-        {"type": "play", "seat": seat, "tile": tile, "end": end_ids(state.players)[line]}
-    ]
+    end = end_ids(state.players)[line]
+    log = (*state.log, play_event(seat, tile, end))
     markers = state.markers
     if line == seat and markers[seat]:
         markers = tuple(False if s == seat else m for s, m in enumerate(markers))
-        events.append({"type": "marker", "seat": seat, "end": events[0]["end"], "on": False})
+        log = (*log, marker_event(seat, end, False))
     chain = in_opening(state, seat) and state.multiple and state.drawn is None
+    changes: dict[str, Any] = {
+        "played": state.played + 1,
+        "owed": tile.is_double,
+        "drawn": None,
+    }
+    if hand and not (tile.is_double or chain):
+        changes = _turn_over(state, seat)
     after = replace(
         state,
         hands=hands,
@@ -93,32 +93,26 @@ def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
         line_ends=line_ends,
         open_doubles=open_doubles,
         markers=markers,
-        played=state.played + 1,
-        owed=tile.is_double,
-        drawn=None,
-        log=(*state.log, *map(encode, events)),
+        log=log,
+        **changes,
     )
-    if not hand:
-        return finish_round(after, seat)
-    if tile.is_double or chain:
-        return after
-    return _next_turn(after, seat)
+    return after if hand else finish_round(after, seat)
 
 
 def _pass(state: TrainState, seat: int) -> TrainState:
-    events: list[dict[str, Any]] = [{"type": "pass", "seat": seat, **_voids(state, seat)}]
+    log = (*state.log, _voids(state, seat, "pass"))
     markers = state.markers
     if not markers[seat]:
         markers = tuple(True if s == seat else m for s, m in enumerate(markers))
-        events.append({"type": "marker", "seat": seat, "end": end_ids(state.players)[seat], "on": True})
-    return _next_turn(replace(state, markers=markers, log=(*state.log, *map(encode, events))), seat)
+        log = (*log, marker_event(seat, end_ids(state.players)[seat], True))
+    return replace(state, markers=markers, log=log, **_turn_over(state, seat))
 
 
 def _draw(state: TrainState, seat: int) -> TrainState:
     tile = state.boneyard[0]
     hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
-    event = {"type": "draw", "seat": seat, **_voids(state, seat)}
-    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=_log(state, event))
+    log = (*state.log, _voids(state, seat, "draw"))
+    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=log)
 
 
 def settle(state: TrainState) -> TrainState:
@@ -143,7 +137,7 @@ def advance(state: TrainState, action: Action) -> TrainState:
     elif kind == "pass":
         after = _pass(state, seat)
     elif kind == "end_turn":
-        after = _next_turn(replace(state, log=_log(state, {"type": "end_turn", "seat": seat})), seat)
+        after = replace(state, log=(*state.log, end_turn_event(seat)), **_turn_over(state, seat))
     else:
         raise ValueError(f"Mexican Train has no {kind!r} action")
     return settle(after)

@@ -173,3 +173,18 @@ def test_same_seed_and_actions_give_the_same_states() -> None:
 
     assert run(b"same") == run(b"same")
     assert run(b"same") != run(b"other")
+
+
+def test_logged_events_are_exactly_their_canonical_json() -> None:
+    from games.chicken_foot.state import encode
+
+    kinds: set[str] = set()
+    for seed in (b"events", b"more events"):
+        rng = random.Random(seed)
+        state = RULES.new_match(2, {}, seed=seed)
+        while RULES.to_move(state) is not None:
+            for event in state.log:
+                assert encode(json.loads(event)) == event
+                kinds.add(json.loads(event)["type"])
+            state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    assert kinds == {"play", "draw", "pass"}

@@ -232,3 +232,17 @@ def test_state_from_view_accepts_any_placement_of_the_hidden_tiles(
     _check_conservation(rebuilt)
     for action in RULES.legal_actions(rebuilt)[:3]:
         RULES.view(RULES.apply(rebuilt, action), viewer)
+
+
+def test_logged_events_are_exactly_their_canonical_json() -> None:
+    from games.mexican_train.state import encode
+
+    rng = random.Random(11)
+    state = RULES.new_match(4, {"double_blank": 50}, seed=b"events")
+    kinds: set[str] = set()
+    while RULES.to_move(state) is not None:
+        for event in state.log:
+            assert encode(json.loads(event)) == event
+            kinds.add(json.loads(event)["type"])
+        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    assert kinds == {"play", "draw", "pass", "marker", "end_turn"}
