@@ -1,11 +1,8 @@
 // One room option as a form field, with the documents' positions on a contested rule.
 
-function text(tag, content, cls) {
-  const node = document.createElement(tag);
-  node.textContent = content;
-  if (cls) node.className = cls;
-  return node;
-}
+import { h } from "./dom.js";
+
+const text = (tag, content, cls) => h(tag, { text: content, class: cls });
 
 export function optionField(opt) {
   const wrap = document.createElement("div");

@@ -143,6 +143,11 @@ function remember(view) {
 }
 
 function onState(msg) {
+  if (ctx.view?.match_over && !msg.view.match_over) {
+    // Only a new match follows a finished one; its number comes with the next room frame.
+    ctx.history = { dealt: {}, hands: {} };
+    saveRoomHistory(code, ctx.history);
+  }
   const fresh = !ctx.view || ctx.view.hand_number !== msg.view.hand_number;
   ctx.view = msg.view;
   ctx.version = msg.version;

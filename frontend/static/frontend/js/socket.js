@@ -41,7 +41,9 @@ export class RoomSocket {
       this.send({ type: "sync" });
       for (const [id, msg] of this.pending) this.send({ type: "action", id, action: msg.action, version: msg.version });
     });
-    ws.addEventListener("message", (e) => this.receive(e.data));
+    ws.addEventListener("message", (e) => {
+      if (this.ws === ws) this.receive(e.data); // a replaced connection's last frames are stale
+    });
     ws.addEventListener("close", (e) => {
       if (this.ws !== ws) return;
       this.ws = null;

@@ -15,9 +15,11 @@ export function board(ctx, el, sel) {
   const top = topOf(view);
   const layout = view.layout || { branches: [], pending: [] };
   const pending = new Set(layout.pending || []);
-  const lead = layout.lead || view.lead;
+  const raw = layout.lead ?? view.lead;
+  const lead = typeof raw === "number" ? [raw, raw] : raw;
   const parts = [h("div", { class: "hub" }, lead ? tileSVG(lead, { top, size: 64 }) : h("span", { text: "No lead yet" }),
-    h("span", { text: `Hand ${(view.round ?? 0) + 1} of ${view.rounds ?? "?"}${lead ? `: the ${lead[0]}-${lead[1]} leads` : ""}` }))];
+    h("span", { text: `Hand ${(view.round ?? 0) + 1} of ${view.rounds ?? "?"}${lead ? `: the ${lead[0]}-${lead[1]} `
+      + (view.led === false ? "must lead" : "leads") : ""}` }))];
   if (pending.size) {
     parts.push(h("p", { class: "open-double", role: "alert",
       text: `A chicken foot is open: its ${pending.size} toe${pending.size === 1 ? "" : "s"} must be filled before anyone plays elsewhere.` }));

@@ -46,8 +46,8 @@ export function placeLine(layout, { limitX = 8, limitY = 6, spinner = false } = 
     const [dx, dy] = DIRS[dir];
     return { x: cx + (dx * p.w) / 2, y: cy + (dy * p.h) / 2, dir };
   };
-  arms.left = { ...edge(first, "W"), value: lead[0], side: first.vertical ? 1 : 0.5 };
-  arms.right = { ...edge(first, "E"), value: lead[1], side: first.vertical ? 1 : 0.5 };
+  arms.left = { ...edge(first, "W"), side: first.vertical ? 1 : 0.5 };
+  arms.right = { ...edge(first, "E"), side: first.vertical ? 1 : 0.5 };
   if (isSpinner("lead", 0)) spinnerTile = first;
   const limitFor = (dir) => (dir === "E" || dir === "W" ? limitX : limitY);
   for (const play of plays) {
@@ -56,7 +56,7 @@ export function placeLine(layout, { limitX = 8, limitY = 6, spinner = false } = 
     if (!arm && spinnerTile && ARM_START[id]) {
       const sideDirs = perpendicular(spinnerTile.vertical ? "E" : "N");
       const dir = id === "up" ? sideDirs[0] : sideDirs[1];
-      arm = arms[id] = { ...edge(spinnerTile, dir), value: spinnerTile.tile[0], side: 0.5 };
+      arm = arms[id] = { ...edge(spinnerTile, dir), side: 0.5 };
     }
     if (!arm) continue;
     const [a, b] = play.tile;
@@ -89,7 +89,6 @@ export function placeLine(layout, { limitX = 8, limitY = 6, spinner = false } = 
     if (isSpinner(id, play.index)) spinnerTile = p;
     arm.x = cx + (dx * (alongX ? w : h)) / 2;
     arm.y = cy + (dy * (alongX ? w : h)) / 2;
-    arm.value = outer;
     arm.side = (alongX ? h : w) / 2;
   }
   return { placed, arms, spinnerTile };
