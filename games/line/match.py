@@ -12,21 +12,17 @@ from games.core.layout import EMPTY
 from games.line.config import LineConfig
 from games.line.dealing import deal_hand, opening
 from games.line.scoring import score_hand
-from games.line.state import HAND_END, NOBODY, OVER, Deal, HandSummary, LineState, events
-from games.line.tables import table
+from games.line.state import HAND_END, NOBODY, OVER, HandSummary, LineState, events, new_deal, new_state
 
 
 def start_hand(config: LineConfig, master: bytes, number: int, *, scores: tuple[int, ...],
                revealed: tuple[str, ...], last_hand: HandSummary | None, leader: int) -> LineState:
     """Hand `number` dealt from the master seed; `leader` leads with any tile when >= 0."""
     seed, commit, dealt, boneyard = deal_hand(config, master, number)
-    tiles = table(config.top)
     hands = tuple(tiles_mask(d) for d in dealt)
-    seat, lead = opening(tiles, hands, leader)
-    deal = Deal(config=config, master=master, seed=seed, commitment=commit, hand_number=number,
-                dealt=dealt, lead=lead, revealed=revealed, last_hand=last_hand)
-    return LineState(deal=deal, hands=hands, boneyard=tuple(boneyard), layout=EMPTY, to_move=seat,
-                     scores=scores, fives=(0,) * len(scores), log=())
+    seat, lead = opening(config.tiles, hands, leader)
+    deal = new_deal(config, master, seed, commit, number, dealt, lead, revealed, last_hand)
+    return new_state(deal, hands, boneyard, EMPTY, seat, scores, (0,) * len(scores), ())
 
 
 def tiles_mask(indices: tuple[int, ...]) -> int:
@@ -46,7 +42,7 @@ def next_leader(config: LineConfig, winner_seat: int) -> int:
 def end_hand(state: LineState, out: int) -> LineState:
     """Score the hand in `state` (seat `out` went out, or `NOBODY`: blocked), deal the next one."""
     config = state.config
-    tiles = table(config.top)
+    tiles = config.tiles
     pips = tuple(tiles.pip_count(h, config.double_blank) for h in state.hands)
     outcome = score_hand(config, pips, out)
     points = [0] * len(state.scores)

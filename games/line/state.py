@@ -163,3 +163,27 @@ def new_state(  # noqa: PLR0917 - positional on purpose: this is the per-move ho
     _set_fives(state, fives)
     _set_log(state, log)
     return state
+
+
+
+(_set_config, _set_master, _set_seed, _set_commitment, _set_number, _set_dealt, _set_lead,
+ _set_revealed, _set_last) = (Deal.__dict__[name].__set__ for name in Deal.__slots__)
+
+
+def new_deal(  # noqa: PLR0917 - the fields of `Deal`, in order
+    config: LineConfig, master: bytes, seed: bytes, commitment: str, hand_number: int,
+    dealt: tuple[tuple[int, ...], ...], lead: int, revealed: tuple[str, ...],
+    last_hand: HandSummary | None,
+) -> Deal:
+    """`Deal(...)` filled slot by slot, as `new_state` does: once per hand of every rollout."""
+    deal = _new(Deal)
+    _set_config(deal, config)
+    _set_master(deal, master)
+    _set_seed(deal, seed)
+    _set_commitment(deal, commitment)
+    _set_number(deal, hand_number)
+    _set_dealt(deal, dealt)
+    _set_lead(deal, lead)
+    _set_revealed(deal, revealed)
+    _set_last(deal, last_hand)
+    return deal
