@@ -79,7 +79,11 @@ def take_turn(page: Page) -> bool:
             target = page.locator("#board .end-target")
             (target.first if target.count() and before % 2 else choice.first).click()
     elif page.locator("#actions button[data-action]").count():
-        page.locator("#actions button[data-action]").first.click()
+        button = page.locator("#actions button[data-action]").first
+        kind = button.get_attribute("data-action") or ""
+        # The status line says why: draw, pass (or place a marker), end the opening turn.
+        assert kind.split("_")[0] in page.locator("#status").inner_text().lower(), kind
+        button.click()
     else:
         raise AssertionError(f"our turn but nothing to click: {view(page)['legal']}")
     page.wait_for_function("v => window.dominoes.version > v || window.dominoes.view.match_over", arg=before,
