@@ -188,3 +188,15 @@ def test_logged_events_are_exactly_their_canonical_json() -> None:
                 kinds.add(json.loads(event)["type"])
             state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
     assert kinds == {"play", "draw", "pass"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "options"), PRESETS)
+def test_many_whole_matches_conserve_tiles_and_end(players: int, options: dict[str, object]) -> None:
+    for i in range(40):
+        rng = random.Random(i)
+        state = RULES.new_match(players, options, seed=i.to_bytes(2, "big"))
+        while RULES.to_move(state) is not None:
+            _check_conservation(state)
+            state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+        assert RULES.result(state)["hands"] == state.top + 1
