@@ -7,7 +7,7 @@ seed and bounded in time on any machine in proportion to that machine's speed.
 from __future__ import annotations
 
 from games.ai.kit import Kit
-from games.ai.policy import View, bot_seed, decision_rng, legal_of
+from games.ai.policy import View, bot_seed, decision_rng, legal_of, safe_fallback
 from games.ai.search import pimc_values
 from games.core.actions import Action
 from games.engine import get_rules
@@ -31,6 +31,12 @@ class HardBot:
         legal = legal_of(view)
         if len(legal) == 1:
             return legal[0]
+        try:
+            return self._search(view, legal)
+        except Exception as error:  # a live table must get a move
+            return safe_fallback(self, view, legal, error)
+
+    def _search(self, view: View, legal: list[Action]) -> Action:
         rng = decision_rng(self.seed, view)
         budget = self.fixed_budget if self.fixed_budget is not None else self.kit.budget(view)
         special = self.kit.special(self.rules, view, legal, rng, budget)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.ai.kit import Kit
-from games.ai.policy import View, bot_seed, decision_rng, legal_of
+from games.ai.policy import View, bot_seed, decision_rng, legal_of, safe_fallback
 from games.core.actions import Action
 from games.engine import get_rules
 
@@ -23,4 +23,8 @@ class MediumBot:
         legal = legal_of(view)
         if len(legal) == 1:
             return legal[0]
-        return self.kit.medium(self.rules, view, legal, decision_rng(self.seed, view))
+        rng = decision_rng(self.seed, view)
+        try:
+            return self.kit.medium(self.rules, view, legal, rng)
+        except Exception as error:  # a live table must get a move
+            return safe_fallback(self, view, legal, error)

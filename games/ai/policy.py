@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 import secrets
 from collections.abc import Mapping
@@ -64,3 +65,16 @@ def legal_of(view: View) -> list[Action]:
     if not legal:
         raise ValueError("this view has no legal action: the seat is not to move")
     return [dict(action) for action in legal]
+
+
+def safe_fallback(bot: Bot, view: View, legal: list[Action], error: Exception) -> Action:
+    """A random legal action when a heuristic or search fails on a view it did not foresee.
+
+    The server asks bots to move for dropped players, so a bug in the AI must cost a good
+    move, never the table. The failure is logged, and the choice is still reproducible.
+    """
+    logging.getLogger("games.ai").warning(
+        "%s %s bot fell back to a random move: %r", bot.game, bot.level, error
+    )
+    seed = getattr(bot, "seed", b"")
+    return decision_rng(seed if isinstance(seed, bytes) else b"", view).choice(legal)

@@ -103,3 +103,18 @@ def test_full_budget_hard_bot_answers_a_live_table() -> None:
     for state in positions(rules, 2, {}, b"live", steps=30)[::5]:
         view = rules.view(state, rules.to_move(state))
         assert make_bot("draw", "hard", seed=b"live").choose(view) in view["legal"]
+
+
+def test_a_failing_search_falls_back_to_a_legal_move(caplog: pytest.LogCaptureFixture) -> None:
+    """A bug in the AI costs a good move, never the table; the fallback is logged."""
+    rules = rules_or_skip("draw")
+    state = positions(rules, 2, {}, b"fallback", steps=6)[-1]
+    view = rules.view(state, rules.to_move(state))
+    broken = dict(view, hand_sizes=[])
+    broken["legal"] = view["legal"]
+    bot = make_bot("draw", "hard", seed=b"f")
+    action = bot.choose(broken)
+    assert action in view["legal"]
+    assert action == make_bot("draw", "hard", seed=b"f").choose(broken)
+    assert any("fell back" in r.getMessage() for r in caplog.records)
+    caplog.clear()
