@@ -134,7 +134,10 @@ GAMES: list[dict[str, Any]] = [
         "line": "Four players in two partnerships bid once each, name trumps and play seven tricks.",
         "players": [4], "sets": [6], "default_set": 6, "sheet": "texas42",
         "options": [
-            _number("target_marks", "Match target (marks)", "7 marks", 1, 21),
+            _number("target_marks", "Match target (marks)", "7 marks", 1, 100, contested=True, positions=[
+                _p("Texas 42 rules", "Game is most often played to seven marks, or to 250 points where the "
+                   "score is kept in points: agree which before you start.")]),
+            _number("target_points", "Keep the score in points instead, to", "marks are kept", 1, 10000),
             _choice("all_pass", "When all four pass", "redeal",
                     [("redeal", "Shuffle and deal again"), ("force", "The shuffler must bid")]),
             _choice("doubles_trump", "Doubles may be named as trumps", False, [(False, "No"), (True, "Yes")],
@@ -148,11 +151,12 @@ GAMES: list[dict[str, Any]] = [
     {
         "name": "mexican_train", "title": "Mexican Train",
         "line": "A round per double, a train each plus the shared Mexican train; lowest total wins.",
-        "players": [2, 3, 4, 5, 6, 7, 8], "sets": [12, 9, 6], "default_set": 12, "sheet": "mexican_train",
+        "players": list(range(2, 11)), "sets": [12, 9, 6], "default_set": 12, "sheet": "mexican_train",
         "options": [
             _number("rounds", "Rounds", "every double from the highest down to the double-blank", 1, 13),
-            _number("hand_size", "Tiles dealt to each player", "15 for 2-4, 12 for 5-6, 10 for 7-8 (pagat)",
-                    3, 20, contested=True, positions=[
+            _number("hand_size", "Tiles dealt to each player",
+                    "15 for 2-4, 12 for 5-6, 10 for 7-8, 8 for 9-10 (pagat)", 3, 20,
+                    contested=True, positions=[
                         _p("pagat", "Up to 4 players take 15, 5-6 take 12, 7-8 take 10, "
                          "9-10 take 8."),
                         _p("Wikipedia", "Ranges on a double-twelve: 12-16 for two, 10-15 for "
@@ -167,7 +171,7 @@ GAMES: list[dict[str, Any]] = [
     {
         "name": "chicken_foot", "title": "Chicken Foot",
         "line": "Every double freezes the table until its foot of three toes is filled.",
-        "players": [2, 3, 4, 5, 6, 7, 8], "sets": [9, 12, 15, 18], "default_set": 9, "sheet": "chicken_foot",
+        "players": list(range(2, 17)), "sets": [9, 12, 15, 18], "default_set": 9, "sheet": "chicken_foot",
         "options": [
             _number("hand_size", "Tiles dealt to each player", "the Chicken Foot deal table", 3, 20),
             _choice("double_blank", "The double-blank counts", 50,
