@@ -12,9 +12,6 @@ from games.chicken_foot.state import FootState
 from games.core.actions import Action
 from games.core.tiles import Tile, make_tile
 
-PASS: Action = {"type": "pass"}
-DRAW: Action = {"type": "draw"}
-
 
 def legal_actions(state: FootState) -> list[Action]:
     """Every legal action of the seat to move; empty once the match is over."""
@@ -33,7 +30,7 @@ def legal_actions(state: FootState) -> list[Action]:
     ]
     if plays:
         return plays
-    return [DRAW] if state.drawn is None and state.boneyard else [PASS]
+    return [{"type": "draw"}] if state.drawn is None and state.boneyard else [{"type": "pass"}]
 
 
 def _voids(state: FootState, seat: int, kind: str) -> str:

@@ -16,10 +16,6 @@ from games.mexican_train.rounds import finish_round
 from games.mexican_train.state import TrainState
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_blocked, line_of
 
-PASS: Action = {"type": "pass"}
-DRAW: Action = {"type": "draw"}
-END_TURN: Action = {"type": "end_turn"}
-
 
 def legal_actions(state: TrainState) -> list[Action]:
     """Every legal action of the seat to move; empty once the match is over."""
@@ -37,11 +33,11 @@ def legal_actions(state: TrainState) -> list[Action]:
     ]
     if in_opening(state, seat) and not state.owed:
         if state.played == 0:
-            return plays or [PASS]
-        return [*plays, END_TURN]
+            return plays or [{"type": "pass"}]
+        return [*plays, {"type": "end_turn"}]
     if plays:
         return plays
-    return [DRAW] if state.drawn is None and state.boneyard else [PASS]
+    return [{"type": "draw"}] if state.drawn is None and state.boneyard else [{"type": "pass"}]
 
 
 def _voids(state: TrainState, seat: int, kind: str) -> str:
