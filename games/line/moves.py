@@ -41,7 +41,7 @@ def legal_actions(state: LineState) -> list[Action]:
             i = bit.bit_length() - 1
             out.append({"type": "play", "tile": [low[i], high[i]]})
         return out
-    fit, per_end = tiles.plan(ends)
+    fit, per_end = tiles.plans.get(ends) or tiles.plan(ends)
     playable = hand & fit
     if playable:
         out = []
@@ -136,7 +136,7 @@ def play(state: LineState, action: Action) -> LineState:
     if not hand:
         return end_hand(after, seat)
     if len(state.boneyard) <= config.draw_floor:
-        fit = tiles.plan(layout.ends)[0]
+        fit = (tiles.plans.get(layout.ends) or tiles.plan(layout.ends))[0]
         for h in hands:
             if h & fit:
                 break
