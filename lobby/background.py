@@ -111,8 +111,25 @@ class Background:
         return True
 
 
+    def shutdown(self) -> None:
+        """Stop the pool and the loop; their threads end (tests, at the very end)."""
+        self.cancel_timers()
+        self.pool.shutdown(wait=True)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+
+
 _instance: Background | None = None
 _lock = threading.Lock()
+
+
+def background_shutdown() -> None:
+    """Shut the process's background down; the next `background()` starts a new one."""
+    global _instance
+    with _lock:
+        if _instance is not None:
+            _instance.shutdown()
+            _instance = None
 
 
 def background() -> Background:

@@ -11,16 +11,21 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from asgiref.sync import SyncToAsync
+from django.db import connections
 
 from lobby import bots, state_cache
-from lobby.background import background
+from lobby.background import background, background_shutdown
 
 
 @pytest.fixture(scope="session", autouse=True)
 def database_connections_closed(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
-    """Before the test database is dropped, collect the connections of worker threads that
-    ended with their event loops, so PostgreSQL sees no session left on it."""
+    """Before the test database is dropped, end the worker threads and collect their
+    database connections, so PostgreSQL sees no session left on it."""
     yield
+    background_shutdown()
+    # asgiref's one thread for thread-sensitive calls lives on with its connection.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
     gc.collect()
 
 
