@@ -139,3 +139,31 @@ def test_all_fives_defaults() -> None:
     assert options == {"set": 6, "partnership": False, "hand_size": 7, "scoring": "pagat", "spinner": True,
                        "boneyard_reserve": 0, "target": 250, "next_lead": "winner", "double_blank": 0,
                        "round_to_five": True}
+
+
+def test_hand_end_points_that_reach_the_target_end_the_match() -> None:
+    hands = [[(1, 2)], [(6, 6), (0, 1)]]
+    rules, state = position("allfives", hands, to_move=0, log=[play(1, (2, 4))], scores=[238, 240],
+                           options={"spinner": False})
+    state = rules.apply(state, p((1, 2), "left"))
+    assert rules.to_move(state) is None
+    last = rules.view(state, 1)["last_hand"]
+    assert last["winner"] == 0 and last["points"] == [15, 0] and last["stopped"] is False
+    assert last["fives"] == [5, 0]
+    assert rules.result(state) == {"scores": [238 + 5 + 15, 240], "teams": [[0], [1]], "winner": 0,
+                                   "winning_seats": [0], "hands": 1, "target": 250}
+
+
+def test_a_double_on_the_spinners_up_arm_counts_both_halves() -> None:
+    hands = [[(0, 5), (2, 5), (3, 3)], [(5, 5), (1, 5), (2, 2), (6, 6)]]
+    rules, state = position("allfives", hands, to_move=1, lead=[5, 5])
+    state = act(rules, state, p((5, 5)), p((0, 5), "left"), p((1, 5), "right"), p((2, 5), "up"))
+    view = rules.view(state, 0)
+    assert [(e["id"], e["value"], e["double"]) for e in view["ends"]] == [
+        ("left", 0, False), ("right", 1, False), ("up", 2, False), ("down", 5, True)]
+    assert view["end_total"] == 0 + 1 + 2
+    assert view["scores"] == [10, 10]
+    state = rules.apply(state, p((2, 2), "up"))
+    view = rules.view(state, 0)
+    assert view["end_total"] == 0 + 1 + 4
+    assert view["scores"] == [10, 15]

@@ -409,3 +409,40 @@ def test_a_value_equal_to_an_allowed_one_but_of_another_type_is_still_refused() 
     for bad in ({"spinner": 1, "set": 6}, {"spinner": True, "set": 6.0}, {"spinner": True, "set": True}):
         with pytest.raises(ValueError, match="option"):
             rules.new_match(2, bad, seed=b"bad")
+
+
+def test_blocked_four_player_hand_pagat_scores_the_sum_of_the_others_less_own() -> None:
+    hands = [[(5, 6), (0, 1)], [(4, 4)], [(0, 3)], [(2, 4), (1, 1)]]
+    rules, state = position("block", hands, log=[play(1, (5, 5))], to_move=0)
+    state = rules.apply(state, p((5, 6), "left"))
+    view = rules.view(state, None)
+    assert view["teams"] == [[0], [1], [2], [3]]
+    assert view["last_hand"]["winner"] == 0 and view["last_hand"]["blocked"] is True
+    assert view["scores"] == [8 + 3 + 8 - 1, 0, 0, 0]
+    assert view["options"]["target"] == 61
+    assert view["to_move"] == 0 and len(rules.legal_actions(state)) == 5
+
+
+def test_after_a_blocked_partnership_win_the_lighter_partner_leads_with_any_tile() -> None:
+    hands = [[(5, 6), (0, 3)], [(4, 4)], [(0, 1)], [(2, 4)]]
+    rules, state = position("block", hands, options={"partnership": True}, log=[play(1, (5, 5))], to_move=0)
+    state = rules.apply(state, p((5, 6), "left"))
+    view = rules.view(state, None)
+    assert view["last_hand"]["winner"] == 0
+    assert view["scores"] == [14 - 4, 0]
+    assert view["to_move"] == 2
+    assert len(rules.legal_actions(state)) == 5
+    assert all("end" not in a for a in rules.legal_actions(state))
+
+
+def test_after_drawing_a_tile_that_fits_any_fitting_tile_may_be_played() -> None:
+    rules, state = position("draw", [[(0, 0), (1, 2)], [(6, 6), (5, 6)]], boneyard=[(3, 4), (0, 2), (2, 3)],
+                           log=[play(1, (4, 4)), play(0, (1, 4), "left")], to_move=1)
+    state = rules.apply(state, DRAW)
+    assert rules.legal_actions(state) == [{"type": "play", "tile": [3, 4], "end": "right"}]
+    rules, state = position("draw", [[(0, 0), (1, 2)], [(6, 6), (5, 6)]], boneyard=[(1, 6), (0, 2), (2, 3)],
+                           log=[play(1, (4, 4)), play(0, (1, 4), "left")], to_move=1)
+    state = rules.apply(state, DRAW)
+    assert rules.legal_actions(state) == [{"type": "play", "tile": [1, 6], "end": "left"}]
+    with pytest.raises(IllegalAction, match="you must play"):
+        rules.apply(state, DRAW)
