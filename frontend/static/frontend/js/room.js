@@ -215,7 +215,9 @@ function renderHand() {
   }
   const top = topOf(view);
   const legal = legalPlays();
-  box.replaceChildren(...view.hand.map((tile) => {
+  // Grouped by suit as players hold them: highest number first, then the other end.
+  const sorted = [...view.hand].sort((a, b) => Math.max(...b) - Math.max(...a) || Math.min(...b) - Math.min(...a));
+  box.replaceChildren(...sorted.map((tile) => {
     const ok = legal.some((a) => same(a.tile, tile)) && !ctx.waiting;
     const chosen = ctx.chosen && same(ctx.chosen, tile);
     const ends = legal.filter((a) => same(a.tile, tile)).map((a) => a.end).filter(Boolean);
@@ -285,7 +287,8 @@ function renderTable() {
   const status = $("status");
   status.textContent = statusText();
   status.className = `status${mine ? " mine" : ""}`;
-  $("commitment").replaceChildren(`Hand ${view.hand_number + 1} · shuffle commitment `, h("code", { text: view.commitment || "" }));
+  $("commitment").replaceChildren(`Hand ${view.hand_number + 1} · shuffle commitment `, h("code", { text: view.commitment || "" }),
+    " (SHA-256 of this hand's secret seed, revealed and checked when the hand ends)");
   table.board(ctx, $("board"), { chosen: ctx.chosen, targets: targets(), onEnd: playOn });
   renderHand();
   renderEndChoice();
