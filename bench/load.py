@@ -447,7 +447,9 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
     setup_started = time.perf_counter()
     rooms = list(await asyncio.gather(*(opened(i) for i in range(args.rooms))))
     setup_seconds = time.perf_counter() - setup_started
+    cpu_before = total_cpu(target.servers)
     await asyncio.sleep(args.settle)
+    idle_cpu = (total_cpu(target.servers) - cpu_before) / args.settle
     connections = len(rooms) * PLAYERS
     rss_idle = total_rss(target.servers)
     phases = [Phase("paced", args.rate, args.duration)]
@@ -469,6 +471,7 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
         "setup_seconds": round(setup_seconds, 1),
         "rss_idle_mib": round(rss_idle / 2**20, 1),
         "memory_per_connection_kib": round((rss_idle - rss_before) / connections / 1024, 1),
+        "idle_server_cpu_percent": round(idle_cpu * 100, 1),
         "phases": summaries,
         **target.tally.summary(),
     }
@@ -561,7 +564,8 @@ def print_table(report: dict[str, Any]) -> None:
         print(f"== {result['target']}: {result['rooms']} rooms, {result['connections']} sockets, "
               f"{report['processes']} processes; setup {result['setup_seconds']} s")
         print(f"   memory: {result['memory_per_connection_kib']} KiB per idle connection "
-              f"(RSS {result['rss_idle_mib']} MiB in all)")
+              f"(RSS {result['rss_idle_mib']} MiB in all); "
+              f"server CPU while idle {result['idle_server_cpu_percent']}%")
         print(f"   {'phase':<30} actions/s    p50 ms    p99 ms    max ms  actions  cpu ms/action")
         for p in result["phases"]:
             print(f"   {p['phase']:<30} {p['actions_per_s']:>9} {p['p50_ms']!s:>9} {p['p99_ms']!s:>9} "
