@@ -60,11 +60,13 @@ def _number(name: str, label: str, default_label: str, minimum: int, maximum: in
     }
 
 
+LINE_TARGET = "100 for two players or partnerships, 61 for three or four"
+FIVES_TARGET = "250 for two, 200 for three or four"
+
+
 def _line_options(game: str) -> list[Option]:
     deal = {"block": "7 / 5 / 5", "draw": "7 / 7 / 6", "allfives": "7 / 5 / 5"}[game]
-    target = "250 for two, 200 for three or four" if game == "allfives" else (
-        "100 for two players or partnerships, 61 for three or four"
-    )
+    target = FIVES_TARGET if game == "allfives" else LINE_TARGET
     spinner = game == "allfives"
     opts: list[Option] = [
         _choice("partnership", "Partnerships (four players, seats 1+3 against 2+4)", False,
@@ -194,7 +196,7 @@ SHEETS: dict[str, dict[str, Any]] = {
         "notes": [
             "After each round, the winner writes the points they scored; keep the running total below it.",
             "Blocked round: the lowest hand scores the others' pips, minus its own under pagat's rule.",
-            "First to 100 (two players or partnerships) or 61 (three or four individuals) wins.",
+            f"The match is played to {LINE_TARGET} individuals.",
         ],
     },
     "allfives": {
@@ -205,7 +207,7 @@ SHEETS: dict[str, dict[str, Any]] = {
             "Score during play whenever the open ends total a multiple of five; a crosswise double "
             "at an end counts both halves.",
             "Going out scores the pips left in the other hands, rounded to the nearest five.",
-            "First to 250 (two players) or 200 (three or four) wins.",
+            f"The match is played to {FIVES_TARGET} players.",
         ],
         "reference": [
             ("5 and 0", 5, "5"), ("4 and 6", 10, "10"), ("5-5 double and 0", 10, "10"),
