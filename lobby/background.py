@@ -110,7 +110,6 @@ class Background:
                 self._idle.wait(left)
         return True
 
-
     def shutdown(self) -> None:
         """Stop the pool and the loop; their threads end (tests, at the very end)."""
         self.cancel_timers()

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.core.actions import normalise_action
-from games.engine import IllegalAction, get_rules
+from games.engine import IllegalAction, get_rules, names
 from lobby import realtime, selectors, state_cache
 from lobby.errors import BadOptionError, ConflictError, NotYourTurnError, StaleVersionError, UnauthorizedError
 from lobby.models import ActionRecord, Match, Room, Seat
@@ -63,8 +63,8 @@ def options_resolve(game: str, players: object, options: object) -> dict[str, An
     """The engine's resolved options; BadOptionError naming the option the engine refused."""
     try:
         rules = get_rules(game)
-    except ValueError as exc:
-        raise BadOptionError(str(exc), "game") from None
+    except (ValueError, ImportError):
+        raise BadOptionError(f"unknown game {game!r}: expected one of {', '.join(names())}", "game") from None
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadOptionError(
             f"option 'players' must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}", "players"
@@ -355,10 +355,11 @@ def connection_open(code: str, token: str | None, channel: str) -> Seat | None:
 
     UnauthorizedError for a token that holds no seat here: a forged token is not a spectator.
     """
+    if not token:
+        selectors.room_get_by_code(code)  # spectators take no lock
+        return None
     with transaction.atomic():
         room = _room_locked(code)
-        if not token:
-            return None
         seat = selectors.seat_for_token(room, token)
         if seat is None:
             raise UnauthorizedError("this token holds no seat in this room")
