@@ -158,6 +158,9 @@ def from_view(config: LineConfig, view: Mapping[str, Any], hands: Sequence[Seque
         lead = ANY_TILE
     elif plays:
         lead = plays[0][2]
+    elif view["to_move"] is not None:
+        # The seat to move holds the hand's lead, whatever the sample put in the other hands.
+        lead = opening(tiles, (masks[int(view["to_move"])],), -1)[1]
     else:
         lead = opening(tiles, masks, -1)[1]
     to_move = view["to_move"]

@@ -112,3 +112,18 @@ def test_state_from_view_refuses_a_sample_that_contradicts_the_view() -> None:
         rules.state_from_view(view, hands, boneyard[1:])
     with pytest.raises(ValueError, match="twice"):
         rules.state_from_view(view, [hands[0], [*hands[1][:-1], hands[0][0]]], boneyard)
+
+
+def test_state_from_view_keeps_the_lead_of_the_seat_to_move_whatever_the_sample() -> None:
+    # The leader holds [5, 5], the highest double dealt; [6, 6] lies in the boneyard. A sample
+    # that puts [6, 6] in the other hand must still have the leader lead [5, 5].
+    rules = get_rules("draw")
+    state = rules.new_match(2, {}, seed=b"lead1")
+    view = rules.view(state, 1)
+    assert view["legal"] == [{"type": "play", "tile": [5, 5]}]
+    hands, boneyard = true_tiles(rules, state)
+    six = boneyard.index(Tile(6, 6))
+    boneyard[six], hands[0][0] = hands[0][0], boneyard[six]
+    rebuilt = rules.state_from_view(view, hands, boneyard)
+    assert rules.legal_actions(rebuilt) == view["legal"]
+    assert rules.view(rebuilt, 1) == view
