@@ -149,11 +149,11 @@ def check_commitments(rules: Any, state: Any, seen: dict[int, str]) -> None:
 
 
 def check_deal_matches_seed(game: str, dealt: list[list[Tile]], seed_hex: str, engine: Tile | None,
-                            top: int) -> None:
+                            top: int, hand_size: object = None) -> None:
     """The hands dealt are the SPEC §2 blocks of the order the revealed seed gives."""
     tiles = [t for t in full_set(top) if t != engine]
     order = shuffle(tiles, bytes.fromhex(seed_hex))
-    size = min(len(h) for h in dealt)
+    size = hand_size if isinstance(hand_size, int) else min(len(h) for h in dealt)
     for seat, hand in enumerate(dealt):
         block = set(order[seat * size:(seat + 1) * size])
         assert block <= set(hand), f"{game}: seat {seat} was not dealt its block of the shuffle"

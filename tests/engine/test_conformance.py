@@ -94,7 +94,8 @@ def test_random_hand_keeps_every_invariant(
     if len(view["revealed"]) > first:
         check_deal_matches_seed(game, [[make_tile(*t) for t in h] for h in dealt],
                                 view["revealed"][first], engine_double(rules.view(rules.new_match(
-                                    players=players, options=dict(options), seed=seed), None)), set_top(view))
+                                    players=players, options=dict(options), seed=seed), None)), set_top(view),
+                                view["options"].get("hand_size"))
     replay = rules.new_match(players=players, options=dict(options), seed=seed)
     for action in trail:
         replay = rules.apply(replay, action)
