@@ -164,8 +164,16 @@ def draw(state: LineState) -> LineState:
 
 
 def pass_turn(state: LineState) -> LineState:
+    """The seat passes. A pass never finds a block in play (the move before it would have
+    ended the hand), but a state rebuilt from a view with a sampled deal can be one: it ends
+    there instead of passing round for ever."""
     seat = state.to_move
     shown = tuple(v for v in state.layout.ends if v != CLOSED)
-    return new_state(state.deal, state.hands, state.boneyard, state.layout,
-                     (seat + 1) % state.deal.config.players, state.scores, state.fives,
-                     ((PASS, seat, shown), state.log))
+    after = new_state(state.deal, state.hands, state.boneyard, state.layout,
+                      (seat + 1) % state.deal.config.players, state.scores, state.fives,
+                      ((PASS, seat, shown), state.log))
+    fit = fitting(state)
+    for h in state.hands:
+        if h & fit:
+            return after
+    return end_hand(after, NOBODY)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core.tiles import Tile
+from games.core.tiles import Tile, full_set
 from games.engine import get_rules
 
 COMMON_KEYS = {"game", "players", "seat", "options", "hand_sizes", "boneyard", "to_move", "legal", "log",
@@ -127,3 +127,26 @@ def test_state_from_view_keeps_the_lead_of_the_seat_to_move_whatever_the_sample(
     rebuilt = rules.state_from_view(view, hands, boneyard)
     assert rules.legal_actions(rebuilt) == view["legal"]
     assert rules.view(rebuilt, 1) == view
+
+
+def test_a_sample_that_blocks_the_line_ends_the_hand_at_the_first_pass() -> None:
+    # Seat 1 will be able to play [1, 3] in truth; a sample that hides it in the boneyard leaves
+    # nobody able to play, which the real hand never shows: the pass ends it as blocked.
+    rules = get_rules("block")
+    state = rules.new_match(2, {}, seed=b"blocked-sample")
+    dump = rules.dump(state)
+    dump.update(hands=[[[0, 0], [2, 2]], [[1, 3], [5, 6]]], dealt=[[[0, 0], [2, 2]], [[1, 3], [5, 6]]],
+                boneyard=[list(t) for t in full_set(6) if list(t) not in ([0, 0], [2, 2], [1, 3], [5, 6], [3, 4])],
+                log=[{"type": "play", "seat": 1, "tile": [3, 4]}], to_move=0, lead=None)
+    state = rules.load(dump)
+    view = rules.view(state, 0)
+    assert view["legal"] == [{"type": "pass"}]
+    hands, boneyard = true_tiles(rules, state)
+    one_three = hands[1].index(Tile(1, 3))
+    k = next(i for i, t in enumerate(boneyard) if 3 not in t and 4 not in t)
+    hands[1][one_three], boneyard[k] = boneyard[k], hands[1][one_three]
+    rebuilt = rules.state_from_view(view, hands, boneyard)
+    after = rules.apply(rebuilt, {"type": "pass"})
+    assert rules.hand_index(after) == 1
+    assert rules.view(after, 0)["last_hand"]["blocked"] is True
+    assert rules.apply(state, {"type": "pass"}).hand_number == 0
