@@ -84,28 +84,28 @@ def environment_key(node: ast.AST) -> ast.AST | None:
     return None
 
 
-def environment_helpers(tree: ast.AST) -> set[str]:
+def environment_wrappers(tree: ast.AST) -> set[str]:
     """Functions like `_env_bool(name, default)` that read the variable named by their first argument."""
-    helpers = set()
+    wrappers = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.args.args:
             first = node.args.args[0].arg
             for inner in ast.walk(node):
                 key = environment_key(inner)
                 if isinstance(key, ast.Name) and key.id == first:
-                    helpers.add(node.name)
-    return helpers
+                    wrappers.add(node.name)
+    return wrappers
 
 
 def environment_reads(source: str) -> set[str]:
-    """Names read through os.environ.get/[]/setdefault/in, os.getenv, or a helper wrapping them."""
+    """Names read through os.environ.get/[]/setdefault/in, os.getenv, or a function wrapping them."""
     tree = ast.parse(source)
-    helpers = environment_helpers(tree)
+    wrappers = environment_wrappers(tree)
     names: set[str] = set()
     for node in ast.walk(tree):
         key = environment_key(node)
-        is_helper_call = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
-        if key is None and is_helper_call and node.func.id in helpers:
+        is_wrapper_call = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
+        if key is None and is_wrapper_call and node.func.id in wrappers:
             key = node.args[0]
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             names.add(key.value)
