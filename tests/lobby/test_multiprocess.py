@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import random
 import re
 import shutil
@@ -326,3 +327,22 @@ async def test_multiprocess_haproxy_keeps_each_room_on_one_process_and_fails_ove
         proxy.stop()
         if killed is not None:
             killed.start()
+
+
+@pytest.mark.slow
+async def test_multiprocess_load_generator_measures_both_targets_without_faults():
+    from bench import load
+
+    report = await load.main([
+        "--rooms", "2", "--duration", "2", "--ceiling", "1", "--settle", "0.5",
+        "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
+        "--redis-url", os.environ.get("REDIS_URL", ""),
+    ])
+    results = {r["target"]: r for r in report["results"]}
+    assert set(results) == {"server", "bare"}
+    for result in results.values():
+        assert result["connections"] == 8
+        assert [p["phase"] for p in result["phases"]] == ["paced", "ceiling (back to back)"]
+        assert all(p["actions"] > 0 and p["p99_ms"] is not None for p in result["phases"])
+        assert result["errors"] == result["timeouts"] == result["lost_actions"] == 0
+    assert "paced: actions_per_s server/bare" in report["ratios"]
