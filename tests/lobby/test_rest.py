@@ -42,7 +42,7 @@ def test_create_answers_link_host_seat_and_a_token_stored_only_as_its_hash(clien
 
 
 def test_room_codes_are_distinct_and_carry_at_least_60_random_bits():
-    codes = {services._code_new() for _ in range(2000)}
+    codes = {services.code_new() for _ in range(2000)}
     assert len(codes) == 2000
     assert services.CODE_LENGTH * len(services.CODE_ALPHABET).bit_length() > 60
     assert not set("01ilo") & set(services.CODE_ALPHABET)

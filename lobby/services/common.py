@@ -1,0 +1,89 @@
+"""What every write shares: the room lock, the host check, options checked by the engine,
+names, tokens, and the after-commit notices of a changed room."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from games.engine import get_rules, names
+from lobby import realtime, selectors
+from lobby.errors import BadOptionError, ConflictError, UnauthorizedError
+from lobby.models import Room, Seat
+
+AI_LEVELS = ("easy", "medium", "hard")
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+NAME_MAX_LENGTH = 40
+_OPTION_NAME = re.compile(r"option '([^']+)'")
+
+
+def token_new() -> str:
+    """A seat token: 256 random bits; only its sha256 is stored."""
+    return secrets.token_urlsafe(32)
+
+
+def name_clean(name: object) -> str:
+    if not isinstance(name, str):
+        raise BadOptionError("a name is a string", "name")
+    clean = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    if not clean:
+        raise BadOptionError("a name cannot be empty", "name")
+    if len(clean) > NAME_MAX_LENGTH:
+        raise BadOptionError(f"a name is at most {NAME_MAX_LENGTH} characters", "name")
+    return clean
+
+
+def options_resolve(game: str, players: object, options: object) -> dict[str, Any]:
+    """The engine's resolved options; BadOptionError naming the option the engine refused."""
+    try:
+        rules = get_rules(game)
+    except (ValueError, ImportError):
+        raise BadOptionError(f"unknown game {game!r}: expected one of {', '.join(names())}", "game") from None
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BadOptionError(
+            f"option 'players' must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}", "players"
+        )
+    if not isinstance(options, dict):
+        raise BadOptionError("options must be a JSON object", "options")
+    try:
+        state = rules.new_match(players, options, seed=bytes(32))
+    except ValueError as exc:
+        found = _OPTION_NAME.search(str(exc))
+        raise BadOptionError(str(exc), found.group(1) if found else "options") from None
+    resolved: dict[str, Any] = rules.view(state, None).get("options", dict(options))
+    return resolved
+
+
+def room_locked(code: str) -> Room:
+    return selectors.room_get_by_code(code, lock=True)
+
+
+def host_verify(room: Room, token: str | None) -> Seat:
+    seat = selectors.seat_for_token(room, token)
+    if seat is None or seat.index != room.host_seat:
+        raise UnauthorizedError("only the host can do this: send the host's seat token")
+    return seat
+
+
+def not_playing_verify(room: Room) -> None:
+    match = selectors.match_current(room)
+    if match is not None and not match.is_over:
+        raise ConflictError("a match is being played: wait until it is over")
+
+
+def room_changed(room: Room) -> None:
+    code = room.code
+
+    def publish() -> None:
+        realtime.room_publish(code, selectors.room_info(selectors.room_get_by_code(code)))
+
+    transaction.on_commit(publish)
+
+
+def kicked_notify(channels: list[str]) -> None:
+    for channel in channels:
+        realtime.channel_notify(channel, {"type": "lobby.kicked"})

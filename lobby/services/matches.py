@@ -1,0 +1,129 @@
+"""Matches: dealing one, and every action played in it."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.core.actions import normalise_action
+from games.engine import IllegalAction, get_rules
+from lobby import realtime, selectors, state_cache
+from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
+from lobby.models import ActionRecord, Match, Room
+from lobby.services.common import host_verify, room_changed, room_locked
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    version: int
+    duplicate: bool
+
+
+def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match:
+    """Deal a new match once every seat is filled; after a match this is the rematch."""
+    with transaction.atomic():
+        room = room_locked(code)
+        host_verify(room, token)
+        previous = selectors.match_current(room)
+        if previous is not None and not previous.is_over:
+            raise ConflictError("a match is being played: wait until it is over")
+        if rematch and previous is None:
+            raise ConflictError("no match has been played in this room yet: start one")
+        free = [s.index for s in room.seats.all() if s.is_free]
+        if free:
+            raise ConflictError(f"seat {free[0]} is free: fill every seat (a player or an AI) first")
+        # A player who never opened the table counts as gone from the start, so the grace
+        # period (then a stand-in AI) covers them too.
+        room.seats.exclude(token_hash="").filter(channel="", disconnected_at__isnull=True).update(
+            disconnected_at=timezone.now()
+        )
+        rules = get_rules(room.game)
+        seed = secrets.token_bytes(32)
+        state = rules.new_match(room.players, room.options, seed=seed)
+        match = Match.objects.create(
+            room=room,
+            number=0 if previous is None else previous.number + 1,
+            game=room.game,
+            players=room.players,
+            options=room.options,
+            seed=seed,
+            version=0,
+            to_move=rules.to_move(state),
+            moved_at=timezone.now(),
+            result=rules.result(state),
+        )
+        _state_changed(room, match, state)
+        room_changed(room)
+    return match
+
+
+def action_submit(
+    code: str,
+    seat: int,
+    action: object,
+    *,
+    client_id: str = "",
+    expected_version: int | None = None,
+    actor: str = "seat",
+) -> Ack:
+    """Apply one action of `seat` (bound by the server, never read from a message).
+
+    Raises NotYourTurnError, StaleVersionError, IllegalAction (MalformedAction) or ConflictError, and
+    then nothing was written. A `client_id` already accepted for this seat is acknowledged
+    with the version it made, and not applied again.
+    """
+    with transaction.atomic():
+        room = room_locked(code)
+        match = selectors.match_current(room)
+        if match is None:
+            raise ConflictError("the match has not started yet")
+        if client_id:
+            seen = ActionRecord.objects.filter(match=match, seat=seat, client_id=client_id).first()
+            if seen is not None:
+                return Ack(seen.seq, duplicate=True)
+        if expected_version is not None and expected_version != match.version:
+            raise StaleVersionError(
+                f"the table is at version {match.version}, not {expected_version}: sync first"
+            )
+        if match.is_over:
+            raise IllegalAction("the match is over: no more actions")
+        if match.to_move != seat:
+            raise NotYourTurnError(f"it is seat {match.to_move}'s turn, not yours")
+        rules = get_rules(match.game)
+        canonical = normalise_action(action)
+        state = rules.apply(selectors.match_state(match), canonical)
+        match.version += 1
+        ActionRecord.objects.create(
+            match=match, seq=match.version, seat=seat, action=canonical, client_id=client_id, actor=actor
+        )
+        match.to_move = rules.to_move(state)
+        match.moved_at = timezone.now()
+        match.result = rules.result(state)
+        match.save(update_fields=["version", "to_move", "moved_at", "result"])
+        _state_changed(room, match, state)
+        if match.is_over or room.turn_seconds:
+            room_changed(room)
+    return Ack(match.version, duplicate=False)
+
+
+def _state_changed(room: Room, match: Match, state: Any) -> None:
+    """After the commit: cache the state, send every seat its view, and wake the AI."""
+    code, number, version, game, players = room.code, match.number, match.version, match.game, match.players
+    mover = None if match.to_move is None else room.seats.get(index=match.to_move)
+
+    def after() -> None:
+        from lobby import bots
+
+        rules = get_rules(game)
+        state_cache.memo_put(code, number, version, state)
+        state_cache.dump_put(code, number, version, rules.dump(state))
+        views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
+        views[None] = rules.view(state, None)
+        realtime.views_publish(code, number, version, views)
+        bots.due_schedule(room, match, mover)
+
+    transaction.on_commit(after)
