@@ -22,13 +22,15 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
 def _hmac_pads(seed: bytes) -> tuple[Any, Any]:
     """The inner and outer SHA-256 states of HMAC keyed by `seed` (RFC 2104), made once a shuffle."""
     key = hashlib.sha256(seed).digest() if len(seed) > 64 else seed
     key = key.ljust(64, b"\0")
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    return inner, outer
+    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
 
 def shuffle(items: Sequence[T], seed: bytes) -> tuple[T, ...]:
