@@ -22,6 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.core.actions import normalise_action
@@ -201,10 +202,16 @@ def _sweep_forever() -> None:
 
 
 def sweep() -> int:
-    """Check every room with a match on; returns how many rooms were checked."""
+    """Check every room where a move may be due: the seat to move is an AI or a human with
+    no socket, or a turn timer runs. Returns how many rooms were checked."""
     recent = timezone.now() - timedelta(days=2)
+    mover = Seat.objects.filter(room=OuterRef("room"), index=OuterRef("to_move")).filter(
+        ~Q(ai_level="") | (Q(channel="") & ~Q(token_hash=""))
+    )
     codes = list(
-        Match.objects.filter(to_move__isnull=False, moved_at__gte=recent).values_list("room__code", flat=True)
+        Match.objects.filter(to_move__isnull=False, moved_at__gte=recent)
+        .filter(Exists(mover) | Q(room__turn_seconds__isnull=False))
+        .values_list("room__code", flat=True)
     )
     for code in codes:
         room_check(code)
