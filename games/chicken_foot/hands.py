@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from games.chicken_foot.events import lead_draw_event
-from games.chicken_foot.state import Event, FootState, decode_log, encode
+from games.chicken_foot.state import FootState
 from games.core.fairness import commitment, deal, hand_seed, shuffle
-from games.core.tiles import Tile, full_set, pip_total
+from games.core.penalty import close_hand
+from games.core.tiles import Tile, full_set
 
 
 def _holder(hands: tuple[tuple[Tile, ...], ...], double: Tile) -> int | None:
@@ -59,40 +59,9 @@ def deal_hand(state: FootState, number: int) -> FootState:
     )
 
 
-def _summary(state: FootState, blocked: bool, winner: int | None, points: tuple[int, ...]) -> Event:
-    end: dict[str, Any] = {"type": "hand_end", "blocked": blocked, "winner": winner, "points": points}
-    return encode(
-        {
-            "number": state.hand,
-            "lead": (state.lead, state.lead),
-            "seed": state.seed.hex(),
-            "commitment": state.commitment,
-            "dealt": state.dealt,
-            "hands_left": state.hands,
-            "points": points,
-            "winner": winner,
-            "blocked": blocked,
-            "log": [*decode_log(state.log), end],
-        }
-    )
-
-
 def finish_hand(state: FootState, out: int | None) -> FootState:
-    """Score the hand (`out`: the seat that went out, None when blocked), then deal the next.
-
-    A blocked hand is won by the one seat holding the fewest pips, if there is just one.
-    """
-    points = tuple(pip_total(hand, state.double_blank) for hand in state.hands)
-    winner = out
-    if out is None:
-        low = min(points)
-        winner = points.index(low) if points.count(low) == 1 else None
-    done = replace(
-        state,
-        totals=tuple(t + p for t, p in zip(state.totals, points)),
-        revealed=(*state.revealed, state.seed.hex()),
-        last_hand=_summary(state, out is None, winner, points),
-    )
+    """Score the hand (`out`: the seat that went out, None when blocked), then deal the next."""
+    done = replace(state, **close_hand(state, state.hand, ("lead", state.lead), out))
     if state.hand >= state.top:
         return replace(done, turn=None, drawn=None)
     return deal_hand(done, state.hand + 1)

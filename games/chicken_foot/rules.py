@@ -13,17 +13,16 @@ from games.chicken_foot.turns import advance, legal_actions, settle
 from games.chicken_foot.view import build_view, state_from_view
 from games.core.actions import Action
 from games.core.fairness import master_seed
-from games.core.protocol import Rules
+from games.core.penalty_rules import PenaltyRules
 from games.core.tiles import Tile, make_tile
 
 
-class ChickenFootRules(Rules[FootState]):
+class ChickenFootRules(PenaltyRules[FootState]):
     """Chicken Foot as the rules documents give it (pagat), the double-blank's price an option."""
 
     name = opts.GAME
     min_players = opts.MIN_PLAYERS
     max_players = opts.MAX_PLAYERS
-    lower_score_wins = True
 
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None
@@ -57,35 +56,13 @@ class ChickenFootRules(Rules[FootState]):
         )
         return settle(deal_hand(blank, 0))
 
-    def to_move(self, state: FootState) -> int | None:
-        return state.turn
+    legal_actions = staticmethod(legal_actions)
+    advance = staticmethod(advance)
 
-    def legal_actions(self, state: FootState) -> list[Action]:
-        return legal_actions(state)
-
-    def advance(self, state: FootState, action: Action) -> FootState:
-        return advance(state, action)
-
-    def view(self, state: FootState, seat: int | None) -> dict[str, Any]:
-        if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-            raise ValueError(f"no seat {seat!r} at a table of {state.players}")
-        return build_view(state, seat, self.result(state))
-
-    def result(self, state: FootState) -> dict[str, Any] | None:
-        if state.turn is not None:
-            return None
-        totals = list(state.totals)
-        low = min(totals)
-        leaders = [s for s, t in enumerate(totals) if t == low]
-        winner = leaders[0] if len(leaders) == 1 else None
-        return {
-            "scores": totals,
-            "teams": self.teams(state),
-            "winner": winner,
-            "winning_seats": [] if winner is None else [winner],
-            "hands": state.hand + 1,
-            "lower_score_wins": True,
-        }
+    def build_view(
+        self, state: FootState, seat: int | None, result: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        return build_view(state, seat, result)
 
     def dump(self, state: FootState) -> dict[str, Any]:
         return dump_state(state)
@@ -133,12 +110,6 @@ class ChickenFootRules(Rules[FootState]):
 
     def hand_index(self, state: FootState) -> int:
         return state.hand
-
-    def scores(self, state: FootState) -> list[int]:
-        return list(state.totals)
-
-    def teams(self, state: FootState) -> list[list[int]]:
-        return [[s] for s in range(state.players)]
 
     def state_from_view(
         self, view: Mapping[str, Any], hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.chicken_foot.events import play_event, void_event
 from games.chicken_foot.hands import finish_hand
 from games.chicken_foot.layout import ARMS, TOES, branch_id, branch_of, is_blocked, open_branches
 from games.chicken_foot.state import FootState
 from games.core.actions import Action
+from games.core.log import play_event, void_event
 from games.core.tiles import Tile, make_tile
 
 

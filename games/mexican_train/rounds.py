@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from games.core.fairness import commitment, deal, hand_seed, shuffle
-from games.core.tiles import Tile, full_set, pip_total
-from games.mexican_train.state import Event, TrainState, decode_log, encode
+from games.core.penalty import close_hand
+from games.core.tiles import Tile, full_set
+from games.mexican_train.state import TrainState
 
 
 def deal_round(state: TrainState, number: int) -> TrainState:
@@ -41,41 +41,9 @@ def deal_round(state: TrainState, number: int) -> TrainState:
     )
 
 
-def _summary(state: TrainState, blocked: bool, winner: int | None, points: tuple[int, ...]) -> Event:
-    end: dict[str, Any] = {"type": "hand_end", "blocked": blocked, "winner": winner, "points": points}
-    return encode(
-        {
-            "number": state.round,
-            "engine": (state.engine, state.engine),
-            "seed": state.seed.hex(),
-            "commitment": state.commitment,
-            "dealt": state.dealt,
-            "hands_left": state.hands,
-            "points": points,
-            "winner": winner,
-            "blocked": blocked,
-            "log": [*decode_log(state.log), end],
-        }
-    )
-
-
 def finish_round(state: TrainState, out: int | None) -> TrainState:
-    """Score the round (`out`: the seat that went out, None when blocked), then deal the next.
-
-    A blocked round is won by the one seat holding the fewest pips, if there is just one.
-    """
-    points = tuple(pip_total(hand, state.double_blank) for hand in state.hands)
-    winner = out
-    if out is None:
-        low = min(points)
-        winner = points.index(low) if points.count(low) == 1 else None
-    totals = tuple(t + p for t, p in zip(state.totals, points))
-    done = replace(
-        state,
-        totals=totals,
-        revealed=(*state.revealed, state.seed.hex()),
-        last_hand=_summary(state, out is None, winner, points),
-    )
+    """Score the round (`out`: the seat that went out, None when blocked), then deal the next."""
+    done = replace(state, **close_hand(state, state.round, ("engine", state.engine), out))
     if state.round + 1 >= state.rounds:
         return replace(done, turn=None, played=0, owed=False, drawn=None)
     return deal_round(done, state.round + 1)

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.core.actions import Action
 from games.core.fairness import master_seed
-from games.core.protocol import Rules
+from games.core.penalty_rules import PenaltyRules
 from games.core.tiles import Tile, make_tile
 from games.mexican_train import options as opts
 from games.mexican_train.rounds import deal_round
@@ -17,13 +17,12 @@ from games.mexican_train.turns import advance, legal_actions, settle
 from games.mexican_train.view import build_view, state_from_view
 
 
-class MexicanTrainRules(Rules[TrainState]):
+class MexicanTrainRules(PenaltyRules[TrainState]):
     """Pagat's Mexican Train as the rules documents give it, the contested points as options."""
 
     name = opts.GAME
     min_players = opts.MIN_PLAYERS
     max_players = opts.MAX_PLAYERS
-    lower_score_wins = True
 
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None
@@ -59,35 +58,13 @@ class MexicanTrainRules(Rules[TrainState]):
         )
         return settle(deal_round(blank, 0))
 
-    def to_move(self, state: TrainState) -> int | None:
-        return state.turn
+    legal_actions = staticmethod(legal_actions)
+    advance = staticmethod(advance)
 
-    def legal_actions(self, state: TrainState) -> list[Action]:
-        return legal_actions(state)
-
-    def advance(self, state: TrainState, action: Action) -> TrainState:
-        return advance(state, action)
-
-    def view(self, state: TrainState, seat: int | None) -> dict[str, Any]:
-        if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-            raise ValueError(f"no seat {seat!r} at a table of {state.players}")
-        return build_view(state, seat, self.result(state))
-
-    def result(self, state: TrainState) -> dict[str, Any] | None:
-        if state.turn is not None:
-            return None
-        totals = list(state.totals)
-        low = min(totals)
-        leaders = [s for s, t in enumerate(totals) if t == low]
-        winner = leaders[0] if len(leaders) == 1 else None
-        return {
-            "scores": totals,
-            "teams": self.teams(state),
-            "winner": winner,
-            "winning_seats": [] if winner is None else [winner],
-            "hands": state.round + 1,
-            "lower_score_wins": True,
-        }
+    def build_view(
+        self, state: TrainState, seat: int | None, result: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        return build_view(state, seat, result)
 
     def dump(self, state: TrainState) -> dict[str, Any]:
         return dump_state(state)
@@ -142,12 +119,6 @@ class MexicanTrainRules(Rules[TrainState]):
 
     def hand_index(self, state: TrainState) -> int:
         return state.round
-
-    def scores(self, state: TrainState) -> list[int]:
-        return list(state.totals)
-
-    def teams(self, state: TrainState) -> list[list[int]]:
-        return [[s] for s in range(state.players)]
 
     def state_from_view(
         self, view: Mapping[str, Any], hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]

@@ -6,16 +6,13 @@ end is an index and an end id is a lookup.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from games.core.tiles import Tile, make_tile
-
-#: A log event or hand summary, kept as compact JSON text: immutable, cheap to copy into
-#: views (one `json.loads` per view), and equal exactly when the events are equal.
-Event = str
+from games.core.log import Event
+from games.core.records import dump_record, load_record
+from games.core.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,71 +65,13 @@ class TrainState:
         }
 
 
-def encode(event: Mapping[str, Any]) -> Event:
-    """An event as the compact JSON text the state keeps (tiles become `[low, high]`)."""
-    return json.dumps(event, separators=(",", ":"))
-
-
-def decode_log(log: tuple[Event, ...]) -> list[dict[str, Any]]:
-    """Fresh JSON data for a log: the caller may change it without touching the state."""
-    events: list[dict[str, Any]] = json.loads("[" + ",".join(log) + "]")
-    return events
-
-
-def decode(event: Event | None) -> Any:
-    return None if event is None else json.loads(event)
-
-
-def _tiles(raw: Any) -> tuple[Tile, ...]:
-    return tuple(make_tile(int(t[0]), int(t[1])) for t in raw)
-
-
-_BYTES = ("master", "seed")
-_TILE_ROWS = ("hands", "lines", "dealt")
+TILE_ROWS = ("hands", "lines", "dealt")
 
 
 def dump_state(state: TrainState) -> dict[str, Any]:
-    """Every field as JSON; tiles as `[low, high]`, secrets as hex."""
-    out: dict[str, Any] = {}
-    for f in fields(state):
-        value = getattr(state, f.name)
-        if f.name in _BYTES:
-            out[f.name] = value.hex()
-        elif f.name == "drawn":
-            out[f.name] = None if value is None else [value.low, value.high]
-        elif f.name == "log":
-            out[f.name] = decode_log(value)
-        elif f.name == "last_hand":
-            out[f.name] = decode(value)
-        elif isinstance(value, tuple):
-            out[f.name] = json.loads(json.dumps(value))
-        else:
-            out[f.name] = value
-    return out
+    return dump_record(state)
 
 
 def load_state(data: Mapping[str, Any]) -> TrainState:
     """The state `dump_state` wrote; `ValueError` when a field is missing or malformed."""
-    try:
-        kwargs: dict[str, Any] = {}
-        for f in fields(TrainState):
-            raw = data[f.name]
-            if f.name in _BYTES:
-                kwargs[f.name] = bytes.fromhex(raw)
-            elif f.name in _TILE_ROWS:
-                kwargs[f.name] = tuple(_tiles(row) for row in raw)
-            elif f.name == "boneyard":
-                kwargs[f.name] = _tiles(raw)
-            elif f.name == "drawn":
-                kwargs[f.name] = None if raw is None else make_tile(int(raw[0]), int(raw[1]))
-            elif f.name == "log":
-                kwargs[f.name] = tuple(encode(e) for e in raw)
-            elif f.name == "last_hand":
-                kwargs[f.name] = None if raw is None else encode(raw)
-            elif isinstance(raw, list):
-                kwargs[f.name] = tuple(raw)
-            else:
-                kwargs[f.name] = raw
-        return TrainState(**kwargs)
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"not a Mexican Train state: {exc!r}") from exc
+    return load_record(TrainState, data, TILE_ROWS, "Mexican Train")

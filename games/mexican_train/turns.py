@@ -10,8 +10,9 @@ from dataclasses import replace
 from typing import Any
 
 from games.core.actions import Action
+from games.core.log import play_event, void_event
 from games.core.tiles import Tile, make_tile
-from games.mexican_train.events import end_turn_event, marker_event, play_event, void_event
+from games.mexican_train.events import end_turn_event, marker_event
 from games.mexican_train.rounds import finish_round
 from games.mexican_train.state import TrainState
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_blocked, line_of

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core.fairness import SEED_BYTES
-from games.core.tiles import Tile, make_tile, tiles_json
+from games.core.penalty_rules import common_fields, common_view
+from games.core.records import tiles_from_json
+from games.core.tiles import Tile, tiles_json
 from games.mexican_train.options import GAME
-from games.mexican_train.state import TrainState, decode, decode_log, encode
+from games.mexican_train.state import TrainState
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_frozen
 from games.mexican_train.turns import legal_actions
 
@@ -47,30 +48,12 @@ def build_view(state: TrainState, seat: int | None, result: dict[str, Any] | Non
     """The view of SPEC §3 with the Mexican Train keys of docs/rules-mexican-train.md."""
     players = state.players
     over = state.turn is None
-    view: dict[str, Any] = {
-        "game": GAME,
-        "players": players,
-        "seat": seat,
-        "options": state.options,
-    }
-    if seat is not None:
-        view["hand"] = tiles_json(state.hands[seat])
+    view = common_view(
+        state, seat, game=GAME, hand_number=state.round, legal_actions=legal_actions, result=result
+    )
     frozen = is_frozen(state)
     view.update(
         {
-            "hand_sizes": [len(h) for h in state.hands],
-            "boneyard": len(state.boneyard),
-            "to_move": state.turn,
-            "legal": legal_actions(state) if seat is not None and seat == state.turn else [],
-            "log": decode_log(state.log),
-            "scores": list(state.totals),
-            "teams": [[s] for s in range(players)],
-            "hand_number": state.round,
-            "commitment": state.commitment,
-            "revealed": list(state.revealed),
-            "last_hand": decode(state.last_hand),
-            "match_over": over,
-            "result": result,
             "ends": _ends(state),
             "engine": [state.engine, state.engine],
             "trains": [
@@ -106,55 +89,31 @@ def build_view(state: TrainState, seat: int | None, result: dict[str, Any] | Non
     return view
 
 
-def _tiles(raw: Sequence[Any]) -> tuple[Tile, ...]:
-    return tuple(make_tile(int(t[0]), int(t[1])) for t in raw)
-
-
 def state_from_view(
     view: Mapping[str, Any], hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
 ) -> TrainState:
-    """The position a view shows, with the hidden tiles placed as given.
-
-    The seat to move's drawn tile, when it has drawn, is the last tile of its hand. The
-    master and hand seeds stay secret, so later rounds of the rebuilt state are dealt from a
-    placeholder master: the rebuilt state is faithful up to the end of the current round.
-    """
+    """The position a view shows, with the hidden tiles placed as given (see `common_fields`)."""
     options = view["options"]
     players = int(view["players"])
     trains = view["trains"]
     mexican = view["mexican"]
-    lines = (*(_tiles(t["tiles"]) for t in trains), _tiles(mexican["tiles"]))
+    lines = (*(tiles_from_json(t["tiles"]) for t in trains), tiles_from_json(mexican["tiles"]))
     ends = (*(int(t["open_end"]) for t in trains), int(mexican["open_end"]))
     ids = end_ids(players)
     phase = view["turn_phase"] or {}
-    turn = view["to_move"]
-    held = tuple(tuple(make_tile(t[0], t[1]) for t in h) for h in hands)
-    drawn = held[turn][-1] if turn is not None and phase.get("drawn") else None
     return TrainState(
-        players=players,
+        **common_fields(view, hands, boneyard),
         top=int(options["set"]),
         rounds=int(options["rounds"]),
         hand_size=int(options["hand_size"]),
         double_blank=int(options["double_blank"]),
         multiple=options["first_turn"] == "multiple",
-        master=bytes(SEED_BYTES),
         round=int(view["round"]),
-        seed=bytes(SEED_BYTES),
-        commitment=str(view["commitment"]),
-        hands=held,
-        boneyard=tuple(make_tile(t[0], t[1]) for t in boneyard),
         lines=lines,
         line_ends=ends,
         markers=tuple(bool(t["marker"]) for t in trains),
         open_doubles=tuple(ids.index(d["end"]) for d in view["open_doubles"]),
         opened=tuple(bool(o) for o in view["opened"]),
-        turn=turn,
         played=int(phase.get("tiles_played", 0)),
         owed=bool(phase.get("must_play_again", False)),
-        drawn=drawn,
-        totals=tuple(int(s) for s in view["scores"]),
-        dealt=held,
-        log=tuple(encode(e) for e in view["log"]),
-        revealed=tuple(view["revealed"]),
-        last_hand=None if view["last_hand"] is None else encode(view["last_hand"]),
     )

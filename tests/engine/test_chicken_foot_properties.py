@@ -176,7 +176,7 @@ def test_same_seed_and_actions_give_the_same_states() -> None:
 
 
 def test_logged_events_are_exactly_their_canonical_json() -> None:
-    from games.chicken_foot.state import encode
+    from games.core.log import encode
 
     kinds: set[str] = set()
     for seed in (b"events", b"more events"):

@@ -235,7 +235,7 @@ def test_state_from_view_accepts_any_placement_of_the_hidden_tiles(
 
 
 def test_logged_events_are_exactly_their_canonical_json() -> None:
-    from games.mexican_train.state import encode
+    from games.core.log import encode
 
     rng = random.Random(11)
     state = RULES.new_match(4, {"double_blank": 50}, seed=b"events")
