@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
-from lobby import realtime, selectors
+from lobby import presence, realtime, selectors
 from lobby.background import background
 from lobby.errors import LobbyError, RoomNotFoundError
 from lobby.models import Match, Room, Seat
@@ -194,11 +194,31 @@ def _sweep_forever() -> None:
     while True:
         time.sleep(settings.LOBBY_SWEEP_SECONDS)
         try:
+            presence.presence_refresh()
+            sockets_reconcile()
             sweep()
         except Exception:
             logger.exception("sweep failed")
         finally:
             close_old_connections()
+
+
+def sockets_reconcile() -> int:
+    """Close, as disconnected, the seat sockets whose process died; returns how many."""
+    from lobby.services import connection_close
+
+    recent = timezone.now() - timedelta(days=2)
+    held = list(
+        Seat.objects.exclude(channel="")
+        .filter(room__matches__to_move__isnull=False, room__matches__moved_at__gte=recent)
+        .values_list("room__code", "index", "channel")
+        .distinct()
+    )
+    dead = set(presence.channels_dead([channel for _code, _index, channel in held]))
+    for code, index, channel in held:
+        if channel in dead:
+            connection_close(code, index, channel)
+    return len(dead)
 
 
 def sweep() -> int:

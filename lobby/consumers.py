@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from lobby import bots, protocol, realtime, selectors, services
+from lobby import bots, presence, protocol, realtime, selectors, services
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
 
 logger = logging.getLogger(__name__)
@@ -81,12 +81,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         token = (query.get("token") or [""])[0]
         self.messages = TokenBucket(settings.LOBBY_MESSAGE_RATE, settings.LOBBY_MESSAGE_BURST)
         self.chats = TokenBucket(settings.LOBBY_CHAT_RATE, settings.LOBBY_CHAT_BURST)
+        if token:
+            # Before the seat records this channel, so no sweep ever sees it without a key.
+            await _db(presence.presence_add)(self.channel_name)
         try:
             seat = await _db(services.connection_open)(self.code, token, self.channel_name)
         except RoomNotFoundError:
+            await _db(presence.presence_remove)(self.channel_name)
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except UnauthorizedError as exc:
+            await _db(presence.presence_remove)(self.channel_name)
             await self.accept()
             await self.send_json(protocol.error_frame("unauthorized", str(exc)))
             await self.close(code=CLOSE_UNAUTHORIZED)
@@ -105,9 +110,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         for group in getattr(self, "groups", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.bound and self.seat is not None:
+        if self.seat is not None:
             try:
-                await _db(services.connection_close)(self.code, self.seat, self.channel_name)
+                await _db(presence.presence_remove)(self.channel_name)
+                if self.bound:
+                    await _db(services.connection_close)(self.code, self.seat, self.channel_name)
             except Exception:
                 logger.exception("could not record a disconnect in room %s", self.code)
         raise StopConsumer()

@@ -131,3 +131,29 @@ def test_ai_decisions_are_reproducible_from_the_match_seed():
         first = bots.action_choose("draw", level, seed, view)
         assert first == bots.action_choose("draw", level, seed, view)
         assert first in view["legal"] or {**first, "tile": sorted(first["tile"])} in view["legal"]
+
+
+async def test_a_seat_whose_server_process_died_counts_as_gone_and_gets_its_stand_in():
+    code, tokens = await room_setup_async("draw", 2, {}, humans=2)
+    await database_sync_to_async(services.room_update)(code, tokens[0], {"grace_seconds": 0})
+    live = Table(code, tokens[0])
+    assert (await live.open())[0]
+    # Seat 1's socket lived in a process that was killed: the seat names its channel, but
+    # no process renews that channel's presence.
+    await database_sync_to_async(services.connection_open)(code, tokens[1], "dominoes.specific.dead")
+    await match_start_async(code, tokens[0])
+    state = await live.until("state")
+    assert await database_sync_to_async(bots.sockets_reconcile)() == 1
+    room = (await live.until("room"))["room"]
+    while room["seats"][1]["connected"]:
+        room = (await live.until("room"))["room"]
+    assert room["seats"][0]["connected"] is True
+    if state["view"]["to_move"] == 0:
+        await live.send({"type": "action", "id": "mine", "action": state["view"]["legal"][0]})
+        await live.until("ack")
+    played = await live.until("state")
+    while played["view"]["to_move"] == 1 and not played["view"]["match_over"]:
+        played = await live.until("state")
+    assert (1, "standin") in await actors(code)
+    assert await database_sync_to_async(bots.sockets_reconcile)() == 0
+    await live.close()
