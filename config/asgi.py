@@ -12,7 +12,10 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from lobby.embedded_redis import ensure_configured  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
+
+ensure_configured()
 
 application = ProtocolTypeRouter(
     {

@@ -19,6 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from lobby.embedded_redis import ensure_configured
+
 logger = logging.getLogger(__name__)
 
 
@@ -136,5 +138,6 @@ def background() -> Background:
     if _instance is None:
         with _lock:
             if _instance is None:
+                ensure_configured()
                 _instance = Background(settings.LOBBY_BOT_WORKERS)
     return _instance

@@ -17,6 +17,8 @@ from typing import Any
 import redis
 from django.conf import settings
 
+from lobby.embedded_redis import ensure_configured
+
 MEMO_SIZE = 512
 
 # Write only if newer, so a slow writer never replaces a later version.
@@ -40,6 +42,7 @@ def client() -> redis.Redis:
     if _client is None:
         with _client_lock:
             if _client is None:
+                ensure_configured()
                 _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
     return _client
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from lobby.embedded_redis import ensure_configured
+
 
 class _ScopeThrottle(SimpleRateThrottle):
     scope = ""
 
     def __init__(self) -> None:
+        ensure_configured()  # the counters live in the Redis cache
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
 
