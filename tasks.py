@@ -54,7 +54,8 @@ def serve(argv: list[str]) -> None:
     port = os.environ.get("PORT", "8000")
     print(f"serving on http://{host}:{port}/", flush=True)
     daphne = str(BIN / "daphne")
-    os.execv(daphne, [daphne, "-b", host, "-p", port, *argv, "config.asgi:application"])
+    limits = ["--websocket-max-message-size", "65536"]
+    os.execv(daphne, [daphne, "-b", host, "-p", port, *limits, *argv, "config.asgi:application"])
 
 
 def test(argv: list[str]) -> None:
