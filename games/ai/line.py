@@ -77,7 +77,7 @@ class LineKit:
     prior_weight = 1.0
 
     def budget(self, view: View) -> int:
-        return 60 if len(view.get("hand_sizes") or ()) <= 2 else 48
+        return 240 if len(view.get("hand_sizes") or ()) <= 2 else 160
 
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         return line_hidden_hands(view)
