@@ -1,0 +1,169 @@
+"""The strength and rule figures of docs/simulation.md: `python -m bench.simulate_figures`.
+
+Each figure is one `python -m games.simulate` run. With `--out DIR` every run's JSON is kept
+as `DIR/<key>.json` and runs already there are read instead of played again, so a long
+series can be resumed; the table is printed in Markdown at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.simulate import parse, run
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    key: str
+    label: str
+    args: str
+    share: str  # "blocked", "opener_won" or "won_of_decided" (of the first bot)
+    target: str
+
+
+FIGURES = (
+    Figure(
+        "block2_blocked",
+        "Block, 2 players, blocked rounds (Easy)",
+        "--game block --players 2 --bots easy --rounds 15000",
+        "blocked",
+        "61% (documents)",
+    ),
+    Figure(
+        "draw2_blocked",
+        "Draw, 2 players, blocked rounds (Easy)",
+        "--game draw --players 2 --bots easy --rounds 15000",
+        "blocked",
+        "19.2% (documents)",
+    ),
+    Figure(
+        "draw4_blocked",
+        "Draw, 4 players, blocked rounds (Easy)",
+        "--game draw --players 4 --bots easy --rounds 15000",
+        "blocked",
+        "15.6% (documents)",
+    ),
+    Figure(
+        "draw2_opener",
+        "Draw, 2 players, opener wins (Easy)",
+        "--game draw --players 2 --bots easy --rounds 15000",
+        "opener_won",
+        "54.3% (documents)",
+    ),
+    Figure(
+        "draw4_opener",
+        "Draw, 4 players, opener wins (Easy)",
+        "--game draw --players 4 --bots easy --rounds 15000",
+        "opener_won",
+        "32.6% (documents)",
+    ),
+    Figure(
+        "draw2_medium_easy",
+        "Draw, 2 players: Medium beats Easy",
+        "--game draw --players 2 --bots medium,easy --rounds 15000",
+        "won_of_decided",
+        "≥ 60% (site 60%)",
+    ),
+    Figure(
+        "draw2_hard_easy",
+        "Draw, 2 players: Hard beats Easy",
+        "--game draw --players 2 --bots hard,easy --rounds 1000",
+        "won_of_decided",
+        "≥ 70% (site 63.7%)",
+    ),
+    Figure(
+        "draw2_hard_medium",
+        "Draw, 2 players: Hard beats Medium",
+        "--game draw --players 2 --bots hard,medium --rounds 1000",
+        "won_of_decided",
+        "≥ 60% (site 55.6%)",
+    ),
+    Figure(
+        "block4_hard_easy",
+        "Block, 4 players, partnerships, 28 tiles dealt: Hard team beats Easy team",
+        "--game block --players 4 --options '{\"partnership\": true, \"hand_size\": 7}'"
+        " --bots hard,easy --rounds 600",
+        "won_of_decided",
+        "≥ 70% (published 64%)",
+    ),
+    Figure(
+        "t42_hard_easy",
+        "Texas 42, matches to 7 marks: Hard team beats Easy team",
+        "--game texas42 --players 4 --bots hard,easy --matches 40",
+        "won_of_decided",
+        "≥ 90%",
+    ),
+    Figure(
+        "t42_hard_medium",
+        "Texas 42, matches to 7 marks: Hard team beats Medium team",
+        "--game texas42 --players 4 --bots hard,medium --matches 30",
+        "won_of_decided",
+        "≥ 65%",
+    ),
+    Figure(
+        "mt_hard_easy",
+        "Mexican Train, 4 players, 13-round games: Hard lowest against three Easy",
+        "--game mexican_train --players 4 --bots hard,easy,easy,easy --matches 16",
+        "won_of_decided",
+        "≥ 50%",
+    ),
+    Figure(
+        "mt_hard_medium",
+        "Mexican Train, 4 players, 13-round games: Hard lowest against three Medium",
+        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 8",
+        "won_of_decided",
+        "≥ 35%",
+    ),
+    Figure(
+        "allfives_hard_medium",
+        "All Fives, 2 players, matches to 250: Hard beats Medium",
+        "--game allfives --players 2 --bots hard,medium --matches 40",
+        "won_of_decided",
+        "≥ 60%",
+    ),
+)
+
+
+def figure_of(report: dict[str, Any], share: str) -> tuple[float, list[float], int]:
+    if share == "won_of_decided":
+        bot = report["bots"][0]
+        return bot["won_of_decided"], bot["won_of_decided_ci"], report["decided"]
+    return report[share], report[f"{share}_ci"], report["rounds"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.simulate_figures", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--out", type=Path, default=None, help="keep and reuse each run's JSON here")
+    parser.add_argument("--seed", default="20260805")
+    parser.add_argument("--only", default=None, help="comma-separated keys")
+    args = parser.parse_args()
+    wanted = set(args.only.split(",")) if args.only else None
+    print("| figure | measured | 95% interval | n | target | command |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for fig in FIGURES:
+        if wanted and fig.key not in wanted:
+            continue
+        argv = [*shlex.split(fig.args), "--seed", args.seed, "--json"]
+        path = args.out / f"{fig.key}.json" if args.out else None
+        if path is not None and path.exists():
+            report = json.loads(path.read_text())
+        else:
+            config, count, jobs, _ = parse(argv)
+            report = run(config, count, jobs)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(report))
+        value, ci, n = figure_of(report, fig.share)
+        command = "python -m games.simulate " + " ".join(argv)
+        print(f"| {fig.label} | {value:.1%} | {ci[0]:.1%}–{ci[1]:.1%} | {n} | {fig.target} | `{command}` |")
+
+
+if __name__ == "__main__":
+    main()
