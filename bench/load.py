@@ -403,14 +403,20 @@ async def count_lost(target: GameTarget, rooms: list[Room]) -> None:
     """
     semaphore = asyncio.Semaphore(SETUP_CONCURRENCY)
 
-    async def stored_version(room: Room) -> int:
+    async def stored_version(room: Room) -> int | None:
+        url = f"{target.server_for(room.code).url}/api/rooms/{room.code}/"
         async with semaphore:
-            url = f"{target.server_for(room.code).url}/api/rooms/{room.code}/"
-            info = await asyncio.to_thread(http_get_json, url)
+            try:
+                info = await asyncio.to_thread(http_get_json, url)
+            except (OSError, ValueError) as error:
+                target.tally.errors[f"final_check:{type(error).__name__}"] += 1
+                return None
         return int(info["match"]["version"])
 
     versions = await asyncio.gather(*(stored_version(room) for room in rooms))
     for room, stored in zip(rooms, versions):
+        if stored is None:
+            continue
         target.tally.lost_actions += sum(1 for v in room.acked if v > stored)
         if max(c.version for c in room.clients) > stored:
             target.tally.errors["view_ahead_of_database"] += 1
