@@ -191,7 +191,10 @@ class Daphne:
     def start(self) -> Daphne:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), self.application],
+                [
+                    sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                    "--websocket-max-message-size", "65536", self.application,
+                ],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             )
         try:

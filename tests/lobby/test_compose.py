@@ -225,6 +225,7 @@ def test_two_daphne_processes_on_one_image_share_postgres_and_redis():
         assert str(service.get("restart")) in {"always", "unless-stopped", "on-failure"}, name
         words = command_words(service)
         assert words[-1] == "config.asgi:application", name
+        assert "--websocket-max-message-size" in words, name
         port = words[words.index("--port") + 1]
         probe = " ".join(service["healthcheck"]["test"])
         assert f"127.0.0.1:{port}/" in probe, name
