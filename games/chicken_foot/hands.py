@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.chicken_foot.events import lead_draw_event
-from games.chicken_foot.state import FootState
+from games.chicken_foot.state import FootState, evolve
 from games.core.fairness import commitment, deal, hand_seed, shuffle
 from games.core.penalty import close_hand
 from games.core.tiles import Tile, full_set
@@ -38,7 +36,7 @@ def deal_hand(state: FootState, number: int) -> FootState:
     final = tuple(tuple(h) for h in held)
     leader = _holder(final, double)
     assert leader is not None, "the lead double is always dealt or drawn"
-    return replace(
+    return evolve(
         state,
         hand=number,
         seed=seed,
@@ -61,7 +59,7 @@ def deal_hand(state: FootState, number: int) -> FootState:
 
 def finish_hand(state: FootState, out: int | None) -> FootState:
     """Score the hand (`out`: the seat that went out, None when blocked), then deal the next."""
-    done = replace(state, **close_hand(state, state.hand, ("lead", state.lead), out))
+    done = evolve(state, **close_hand(state, state.hand, ("lead", state.lead), out))
     if state.hand >= state.top:
-        return replace(done, turn=None, drawn=None)
+        return evolve(done, turn=None, drawn=None)
     return deal_hand(done, state.hand + 1)

@@ -8,6 +8,7 @@ the double's number), so only the first of them is offered: they fill in order.
 from __future__ import annotations
 
 import re
+from functools import cache, lru_cache
 
 from games.chicken_foot.state import FootState
 
@@ -16,6 +17,7 @@ TOES = 3
 _ID = re.compile(r"^(?:arm:([0-3])|toe:(\d{1,3}):([0-2]))$")
 
 
+@cache
 def branch_id(index: int) -> str:
     if index < ARMS:
         return f"arm:{index}"
@@ -23,6 +25,7 @@ def branch_id(index: int) -> str:
     return f"toe:{foot}:{toe}"
 
 
+@lru_cache(maxsize=4096)
 def branch_of(end: str) -> int | None:
     """The branch index an end id names (None when it is no end id at all)."""
     match = _ID.match(end)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from games.chicken_foot.hands import finish_hand
 from games.chicken_foot.layout import ARMS, TOES, branch_id, branch_of, is_blocked, open_branches
-from games.chicken_foot.state import FootState
+from games.chicken_foot.state import FootState, evolve
 from games.core.actions import Action
 from games.core.log import play_event, void_event
+from games.core.penalty import drawn_from_boneyard
+from games.core.penalty import settle as settle_hands
 from games.core.tiles import Tile, make_tile
 
 
@@ -41,13 +42,14 @@ def _voids(state: FootState, seat: int, kind: str) -> str:
 
 
 def _next(state: FootState, seat: int, event: str, **changes: Any) -> FootState:
-    return replace(state, turn=(seat + 1) % state.players, drawn=None, log=(*state.log, event), **changes)
+    return evolve(state, turn=(seat + 1) % state.players, drawn=None, log=(*state.log, event), **changes)
 
 
 def _without(state: FootState, seat: int, tile: Tile) -> tuple[tuple[Tile, ...], ...]:
-    hand = list(state.hands[seat])
+    hands = state.hands
+    hand = list(hands[seat])
     hand.remove(tile)
-    return tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands))
+    return (*hands[:seat], tuple(hand), *hands[seat + 1:])
 
 
 def _lead(state: FootState, seat: int) -> FootState:
@@ -71,16 +73,20 @@ def _lead(state: FootState, seat: int) -> FootState:
 def _play(state: FootState, seat: int, tile: Tile, branch: int) -> FootState:
     hands = _without(state, seat, tile)
     value = state.branch_ends[branch]
-    tiles = tuple((*b, tile) if i == branch else b for i, b in enumerate(state.branch_tiles))
-    ends = tuple(tile.other(value) if i == branch else v for i, v in enumerate(state.branch_ends))
-    pending = tuple(i for i in state.pending if i != branch)
+    tiles = state.branch_tiles
+    tiles = (*tiles[:branch], (*tiles[branch], tile), *tiles[branch + 1:])
+    ends = state.branch_ends
+    ends = (*ends[:branch], tile.other(value), *ends[branch + 1:])
+    pending = state.pending
+    if branch in pending:
+        pending = tuple(i for i in pending if i != branch)
     parents, closed = state.branch_parent, state.closed
     if tile.is_double:
         first = len(tiles)
         tiles = (*tiles, *((),) * TOES)
         ends = (*ends, *(value,) * TOES)
         parents = (*parents, *(branch,) * TOES)
-        closed = (*(True if i == branch else c for i, c in enumerate(closed)), *(False,) * TOES)
+        closed = (*closed[:branch], True, *closed[branch + 1:], *(False,) * TOES)
         pending = tuple(range(first, first + TOES))
     after = _next(
         state,
@@ -97,17 +103,13 @@ def _play(state: FootState, seat: int, tile: Tile, branch: int) -> FootState:
 
 
 def _draw(state: FootState, seat: int) -> FootState:
-    tile = state.boneyard[0]
-    hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
     log = (*state.log, _voids(state, seat, "draw"))
-    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=log)
+    return evolve(state, log=log, **drawn_from_boneyard(state, seat))
 
 
 def settle(state: FootState) -> FootState:
     """End every hand nobody can play on any more (SPEC §3: no pass discovers a block)."""
-    while state.turn is not None and is_blocked(state):
-        state = finish_hand(state, None)
-    return state
+    return settle_hands(state, is_blocked, finish_hand)
 
 
 def advance(state: FootState, action: Action) -> FootState:

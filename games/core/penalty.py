@@ -6,8 +6,8 @@ the hand's winner, the summary the view shows as `last_hand`, and the SPEC §3 r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from games.core.log import Event, decode_log, encode
 from games.core.tiles import Tile, pip_total
@@ -36,6 +36,14 @@ class PenaltyState(Protocol):
     def log(self) -> tuple[Event, ...]: ...
     @property
     def revealed(self) -> tuple[str, ...]: ...
+
+
+class Boneyarded(PenaltyState, Protocol):
+    @property
+    def boneyard(self) -> tuple[Tile, ...]: ...
+
+
+S = TypeVar("S", bound=PenaltyState)
 
 
 def hand_winner(points: Sequence[int], out: int | None) -> int | None:
@@ -92,3 +100,22 @@ def penalty_result(totals: Sequence[int], hands: int) -> dict[str, Any]:
         "hands": hands,
         "lower_score_wins": True,
     }
+
+
+def drawn_from_boneyard(state: Boneyarded, seat: int) -> dict[str, Any]:
+    """The changes of `seat` drawing the boneyard's next tile, which it alone may then play."""
+    tile = state.boneyard[0]
+    hands = state.hands
+    return {
+        "hands": (*hands[:seat], (*hands[seat], tile), *hands[seat + 1:]),
+        "boneyard": state.boneyard[1:],
+        "drawn": tile,
+    }
+
+
+def settle(state: S, is_blocked: Callable[[S], bool], finish: Callable[[S, int | None], S]) -> S:
+    """End every hand nobody can play on any more (SPEC §3: no pass discovers a block)."""
+    while state.turn is not None and is_blocked(state):
+        state = finish(state, None)
+    return state
+

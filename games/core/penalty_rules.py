@@ -14,14 +14,12 @@ from typing import Any, Protocol, TypeVar
 from games.core.actions import Action
 from games.core.fairness import SEED_BYTES
 from games.core.log import Event, decode, decode_log, encode
-from games.core.penalty import PenaltyState, penalty_result
+from games.core.penalty import Boneyarded, penalty_result
 from games.core.protocol import Rules
 from games.core.tiles import Tile, make_tile, tiles_json
 
 
-class ViewedState(PenaltyState, Protocol):
-    @property
-    def boneyard(self) -> tuple[Tile, ...]: ...
+class ViewedState(Boneyarded, Protocol):
     @property
     def last_hand(self) -> Event | None: ...
     @property

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core.fairness import commitment, deal, hand_seed, shuffle
 from games.core.penalty import close_hand
 from games.core.tiles import Tile, full_set
-from games.mexican_train.state import TrainState
+from games.mexican_train.state import TrainState, evolve
 
 
 def deal_round(state: TrainState, number: int) -> TrainState:
@@ -20,7 +18,7 @@ def deal_round(state: TrainState, number: int) -> TrainState:
     tiles = tuple(t for t in full_set(state.top) if t != Tile(engine, engine))
     hands, boneyard = deal(shuffle(tiles, seed), state.players, state.hand_size)
     players = state.players
-    return replace(
+    return evolve(
         state,
         round=number,
         seed=seed,
@@ -43,7 +41,7 @@ def deal_round(state: TrainState, number: int) -> TrainState:
 
 def finish_round(state: TrainState, out: int | None) -> TrainState:
     """Score the round (`out`: the seat that went out, None when blocked), then deal the next."""
-    done = replace(state, **close_hand(state, state.round, ("engine", state.engine), out))
+    done = evolve(state, **close_hand(state, state.round, ("engine", state.engine), out))
     if state.round + 1 >= state.rounds:
-        return replace(done, turn=None, played=0, owed=False, drawn=None)
+        return evolve(done, turn=None, played=0, owed=False, drawn=None)
     return deal_round(done, state.round + 1)

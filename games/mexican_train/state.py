@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.log import Event
-from games.core.records import dump_record, load_record
+from games.core.records import dump_record, evolver, load_record
 from games.core.tiles import Tile
 
 
@@ -64,6 +64,9 @@ class TrainState:
             "first_turn": "multiple" if self.multiple else "single",
         }
 
+
+#: `dataclasses.replace` for TrainState, cheaper on the per-action path.
+evolve = evolver(TrainState)
 
 TILE_ROWS = ("hands", "lines", "dealt")
 

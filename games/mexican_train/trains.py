@@ -44,8 +44,9 @@ def allowed_lines(state: TrainState, seat: int) -> tuple[int, ...]:
         return (state.open_doubles[0],)
     if not state.opened[seat]:
         return (seat,)
-    markers = state.markers
-    return (*(i for i in range(state.players) if i == seat or markers[i]), state.players)
+    lines = [i for i, marked in enumerate(state.markers) if marked or i == seat]
+    lines.append(state.players)
+    return tuple(lines)
 
 
 def is_blocked(state: TrainState) -> bool:

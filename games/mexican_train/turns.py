@@ -6,15 +6,16 @@ tuples and build dicts only for the actions they return.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from games.core.actions import Action
 from games.core.log import play_event, void_event
+from games.core.penalty import drawn_from_boneyard
+from games.core.penalty import settle as settle_hands
 from games.core.tiles import Tile, make_tile
 from games.mexican_train.events import end_turn_event, marker_event
 from games.mexican_train.rounds import finish_round
-from games.mexican_train.state import TrainState
+from games.mexican_train.state import TrainState, evolve
 from games.mexican_train.trains import allowed_lines, end_ids, in_opening, is_blocked, line_of
 
 
@@ -54,40 +55,38 @@ def _voids(state: TrainState, seat: int, kind: str) -> str:
 
 def _turn_over(state: TrainState, seat: int) -> dict[str, Any]:
     """The changes that hand the turn to the next seat."""
-    opened = state.opened if state.opened[seat] else tuple(
-        True if s == seat else o for s, o in enumerate(state.opened)
-    )
+    opened = state.opened
+    if not opened[seat]:
+        opened = (*opened[:seat], True, *opened[seat + 1:])
     return {"turn": (seat + 1) % state.players, "opened": opened, "played": 0, "owed": False, "drawn": None}
 
 
 def _play(state: TrainState, seat: int, tile: Tile, line: int) -> TrainState:
-    hand = list(state.hands[seat])
+    hands = state.hands
+    hand = list(hands[seat])
     hand.remove(tile)
-    hands = tuple(tuple(hand) if s == seat else h for s, h in enumerate(state.hands))
-    lines = tuple((*ln, tile) if i == line else ln for i, ln in enumerate(state.lines))
-    line_ends = tuple(tile.other(v) if i == line else v for i, v in enumerate(state.line_ends))
-    open_doubles = tuple(i for i in state.open_doubles if i != line)
+    lines = state.lines
+    ends = state.line_ends
+    open_doubles = state.open_doubles
+    if line in open_doubles:
+        open_doubles = tuple(i for i in open_doubles if i != line)
     if tile.is_double:
         open_doubles = (*open_doubles, line)
     end = end_ids(state.players)[line]
     log = (*state.log, play_event(seat, tile, end))
     markers = state.markers
     if line == seat and markers[seat]:
-        markers = tuple(False if s == seat else m for s, m in enumerate(markers))
+        markers = (*markers[:seat], False, *markers[seat + 1:])
         log = (*log, marker_event(seat, end, False))
-    chain = in_opening(state, seat) and state.multiple and state.drawn is None
-    changes: dict[str, Any] = {
-        "played": state.played + 1,
-        "owed": tile.is_double,
-        "drawn": None,
-    }
-    if hand and not (tile.is_double or chain):
+    if hand and not (tile.is_double or (state.multiple and state.drawn is None and in_opening(state, seat))):
         changes = _turn_over(state, seat)
-    after = replace(
+    else:
+        changes = {"played": state.played + 1, "owed": tile.is_double, "drawn": None}
+    after = evolve(
         state,
-        hands=hands,
-        lines=lines,
-        line_ends=line_ends,
+        hands=(*hands[:seat], tuple(hand), *hands[seat + 1:]),
+        lines=(*lines[:line], (*lines[line], tile), *lines[line + 1:]),
+        line_ends=(*ends[:line], tile.other(ends[line]), *ends[line + 1:]),
         open_doubles=open_doubles,
         markers=markers,
         log=log,
@@ -100,23 +99,19 @@ def _pass(state: TrainState, seat: int) -> TrainState:
     log = (*state.log, _voids(state, seat, "pass"))
     markers = state.markers
     if not markers[seat]:
-        markers = tuple(True if s == seat else m for s, m in enumerate(markers))
+        markers = (*markers[:seat], True, *markers[seat + 1:])
         log = (*log, marker_event(seat, end_ids(state.players)[seat], True))
-    return replace(state, markers=markers, log=log, **_turn_over(state, seat))
+    return evolve(state, markers=markers, log=log, **_turn_over(state, seat))
 
 
 def _draw(state: TrainState, seat: int) -> TrainState:
-    tile = state.boneyard[0]
-    hands = tuple((*h, tile) if s == seat else h for s, h in enumerate(state.hands))
     log = (*state.log, _voids(state, seat, "draw"))
-    return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=tile, log=log)
+    return evolve(state, log=log, **drawn_from_boneyard(state, seat))
 
 
 def settle(state: TrainState) -> TrainState:
     """End every round that nobody can play on any more (SPEC §3: no pass discovers a block)."""
-    while state.turn is not None and is_blocked(state):
-        state = finish_round(state, None)
-    return state
+    return settle_hands(state, is_blocked, finish_round)
 
 
 def advance(state: TrainState, action: Action) -> TrainState:
@@ -134,7 +129,7 @@ def advance(state: TrainState, action: Action) -> TrainState:
     elif kind == "pass":
         after = _pass(state, seat)
     elif kind == "end_turn":
-        after = replace(state, log=(*state.log, end_turn_event(seat)), **_turn_over(state, seat))
+        after = evolve(state, log=(*state.log, end_turn_event(seat)), **_turn_over(state, seat))
     else:
         raise ValueError(f"Mexican Train has no {kind!r} action")
     return settle(after)
