@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core.options import Option, resolve_options, verify_players
-from games.core.tiles import set_size
+from games.core.penalty import check_hands_fit
 
 GAME = "chicken_foot"
 MIN_PLAYERS = 2
@@ -39,11 +39,8 @@ def _derive(out: dict[str, Any], players: int) -> None:
         )
     if out["hand_size"] is None:
         out["hand_size"] = table[players]
-    elif players * out["hand_size"] > set_size(top):
-        raise ValueError(
-            f"option 'hand_size': {players} hands of {out['hand_size']} do not fit in the "
-            f"{set_size(top)} tiles of a double-{top} set"
-        )
+    else:
+        check_hands_fit(players, out["hand_size"], top)
 
 
 def resolve(players: object, options: Mapping[str, Any] | None) -> tuple[int, dict[str, Any]]:

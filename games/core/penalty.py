@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from games.core.log import Event, decode_log, encode
-from games.core.tiles import Tile, pip_total
+from games.core.tiles import Tile, pip_total, set_size
 
 
 class PenaltyState(Protocol):
@@ -119,3 +119,14 @@ def settle(state: S, is_blocked: Callable[[S], bool], finish: Callable[[S, int |
         state = finish(state, None)
     return state
 
+
+
+def check_hands_fit(players: int, hand_size: int, top: int, set_aside: int = 0) -> None:
+    """`ValueError` naming 'hand_size' when the hands do not fit in the set (less `set_aside`)."""
+    tiles = set_size(top) - set_aside
+    if players * hand_size > tiles:
+        less = " less its engine" if set_aside else ""
+        raise ValueError(
+            f"option 'hand_size': {players} hands of {hand_size} do not fit in the "
+            f"{tiles} tiles of a double-{top} set{less}"
+        )

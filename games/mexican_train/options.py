@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core.options import Option, resolve_options, verify_players
-from games.core.tiles import set_size
+from games.core.penalty import check_hands_fit
 
 GAME = "mexican_train"
 MIN_PLAYERS = 2
@@ -48,11 +48,8 @@ def _derive(out: dict[str, Any], players: int) -> None:
                 f"not {players} (choose a larger 'set' or give 'hand_size')"
             )
         out["hand_size"] = table[players]
-    elif players * out["hand_size"] > set_size(top) - 1:
-        raise ValueError(
-            f"option 'hand_size': {players} hands of {out['hand_size']} do not fit in the "
-            f"{set_size(top) - 1} tiles of a double-{top} set less its engine"
-        )
+    else:
+        check_hands_fit(players, out["hand_size"], top, set_aside=1)
 
 
 def resolve(players: object, options: Mapping[str, Any] | None) -> tuple[int, dict[str, Any]]:
