@@ -87,7 +87,7 @@ FIGURES = (
         "block4_hard_easy",
         "Block, 4 players, partnerships, 28 tiles dealt: Hard team beats Easy team",
         "--game block --players 4 --options '{\"partnership\": true, \"hand_size\": 7}'"
-        " --bots hard,easy --rounds 600",
+        " --bots hard,easy --rounds 2000",
         "won_of_decided",
         "≥ 70% (published 64%)",
     ),
@@ -101,7 +101,7 @@ FIGURES = (
     Figure(
         "t42_hard_medium",
         "Texas 42, matches to 7 marks: Hard team beats Medium team",
-        "--game texas42 --players 4 --bots hard,medium --matches 30",
+        "--game texas42 --players 4 --bots hard,medium --matches 60",
         "won_of_decided",
         "≥ 65%",
     ),
@@ -115,14 +115,14 @@ FIGURES = (
     Figure(
         "mt_hard_medium",
         "Mexican Train, 4 players, 13-round games: Hard lowest against three Medium",
-        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 8",
+        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 16",
         "won_of_decided",
         "≥ 35%",
     ),
     Figure(
         "allfives_hard_medium",
         "All Fives, 2 players, matches to 250: Hard beats Medium",
-        "--game allfives --players 2 --bots hard,medium --matches 40",
+        "--game allfives --players 2 --bots hard,medium --matches 100",
         "won_of_decided",
         "≥ 60%",
     ),
@@ -134,6 +134,16 @@ def figure_of(report: dict[str, Any], share: str) -> tuple[float, list[float], i
         bot = report["bots"][0]
         return bot["won_of_decided"], bot["won_of_decided_ci"], report["decided"]
     return report[share], report[f"{share}_ci"], report["rounds"]
+
+
+def with_count(argv: list[str], report: dict[str, Any]) -> list[str]:
+    """The command as it was run: the count of rounds or matches that the report holds."""
+    out = list(argv)
+    for flag, count in (("--matches", report.get("matches")), ("--rounds", report["rounds"])):
+        if flag in out and count is not None:
+            out[out.index(flag) + 1] = str(count)
+            return out
+    return out
 
 
 def main() -> None:
@@ -161,7 +171,7 @@ def main() -> None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(report))
         value, ci, n = figure_of(report, fig.share)
-        command = "python -m games.simulate " + " ".join(argv)
+        command = "python -m games.simulate " + " ".join(shlex.quote(a) for a in with_count(argv, report))
         print(f"| {fig.label} | {value:.1%} | {ci[0]:.1%}–{ci[1]:.1%} | {n} | {fig.target} | `{command}` |")
 
 
