@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
@@ -10,10 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core.errors import IllegalAction, MalformedAction
 from games.core.tiles import full_set
 from games.engine import get_rules
 from games.mexican_train.state import TrainState
+from tests.engine.penalty_support import (
+    apply_checked,
+    check_rebuild,
+    check_refusals,
+    check_views,
+    dumps_of_a_run,
+    hidden_placement,
+    logged_kinds,
+    play_randomly,
+)
 
 RULES = get_rules("mexican_train")
 
@@ -30,17 +38,6 @@ PRESETS: list[tuple[int, dict[str, object]]] = [
 NOT_TILES = frozenset({"last_hand", "hand_sizes", "scores", "teams", "values", "points", "opened", "options"})
 
 
-def _tiles_in(value: object) -> list[tuple[int, int]]:
-    """Every tile a view shows, skipping the keys whose number pairs are not tiles."""
-    if isinstance(value, dict):
-        return [t for k, v in value.items() if k not in NOT_TILES for t in _tiles_in(v)]
-    if isinstance(value, list):
-        if len(value) == 2 and all(type(x) is int for x in value):
-            return [(value[0], value[1])]
-        return [t for v in value for t in _tiles_in(v)]
-    return []
-
-
 def _check_conservation(state: TrainState) -> None:
     held = [t for h in state.hands for t in h] + list(state.boneyard) + [t for ln in state.lines for t in ln]
     engine = (state.engine, state.engine)
@@ -48,23 +45,7 @@ def _check_conservation(state: TrainState) -> None:
 
 
 def _check_views(state: TrainState) -> None:
-    for seat in (None, *range(state.players)):
-        view = RULES.view(state, seat)
-        assert json.loads(json.dumps(view)) == view
-        hidden = set(state.boneyard) | {t for s, h in enumerate(state.hands) if s != seat for t in h}
-        assert not hidden & set(_tiles_in(view))
-        assert ("hand" in view) == (seat is not None)
-        assert view["legal"] == (RULES.legal_actions(state) if seat == state.turn and seat is not None else [])
-
-
-def _check_rebuild(state: TrainState) -> None:
-    seat = state.turn
-    assert seat is not None
-    view = RULES.view(state, seat)
-    rebuilt = RULES.state_from_view(view, state.hands, state.boneyard)
-    for k in (None, *range(state.players)):
-        assert RULES.view(rebuilt, k) == RULES.view(state, k)
-    assert RULES.legal_actions(rebuilt) == RULES.legal_actions(state)
+    check_views(RULES, state, NOT_TILES)
 
 
 @settings(max_examples=30, deadline=None)
@@ -81,14 +62,8 @@ def test_random_play_keeps_every_invariant(preset: tuple[int, dict[str, object]]
         _check_conservation(state)
         if step % 7 == 0:
             _check_views(state)
-            _check_rebuild(state)
-            assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
-        before = json.dumps(RULES.dump(state))
-        action = rng.choice(legal)
-        after = RULES.apply(state, action)
-        assert json.dumps(RULES.dump(state)) == before, "apply must not change its input"
-        assert RULES.advance(state, action) == after
-        state = after
+            check_rebuild(RULES, state)
+        state = apply_checked(RULES, state, rng.choice(legal))
 
 
 @settings(max_examples=12, deadline=None)
@@ -116,42 +91,18 @@ def test_anything_not_legal_is_refused_and_changes_nothing(seed: bytes, steps: i
     state = RULES.new_match(4, {}, seed=seed)
     for _ in range(steps):
         state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
-    legal = RULES.legal_actions(state)
-    before = RULES.dump(state)
-    seat = state.turn
-    assert seat is not None
-    candidates = [{"type": k} for k in ("draw", "pass", "end_turn")]
+    assert state.turn is not None
+    candidates: list[dict[str, object]] = [{"type": k} for k in ("draw", "pass", "end_turn")]
     for tile in full_set(12):
         for end in ("train:0", "train:1", "train:3", "mexican", "train:9"):
             candidates.append({"type": "play", "tile": [tile.high, tile.low], "end": end})
-    for action in candidates:
-        canonical = dict(action)
-        if "tile" in canonical:
-            canonical["tile"] = sorted(canonical["tile"])
-        if canonical in legal:
-            RULES.apply(state, action)
-        else:
-            with pytest.raises(IllegalAction) as info:
-                RULES.apply(state, action)
-            assert str(info.value)
-    for bad in ({"type": "play"}, {"type": "bid", "tile": [1, 2]}, {"type": "play", "tile": [1]}, "pass"):
-        with pytest.raises(MalformedAction):
-            RULES.apply(state, bad)
-    assert RULES.dump(state) == before
+    malformed = ({"type": "play"}, {"type": "bid", "tile": [1, 2]}, {"type": "play", "tile": [1]}, "pass")
+    check_refusals(RULES, state, candidates, malformed)
 
 
 def test_same_seed_and_actions_give_the_same_states() -> None:
-    def run(seed: bytes) -> list[dict[str, object]]:
-        rng = random.Random(7)
-        state = RULES.new_match(4, {}, seed=seed)
-        out = []
-        for _ in range(300):
-            state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
-            out.append(RULES.dump(state))
-        return out
-
-    assert run(b"same") == run(b"same")
-    assert run(b"same") != run(b"other")
+    assert dumps_of_a_run(RULES, 4, b"same", 7, 300) == dumps_of_a_run(RULES, 4, b"same", 7, 300)
+    assert dumps_of_a_run(RULES, 4, b"same", 7, 300) != dumps_of_a_run(RULES, 4, b"other", 7, 300)
 
 
 def test_live_matches_draw_a_fresh_master_seed() -> None:
@@ -211,22 +162,13 @@ def test_state_from_view_accepts_any_placement_of_the_hidden_tiles(
     players, options = preset
     rng = random.Random(seed)
     state = RULES.new_match(players, options, seed=seed)
-    for _ in range(steps):
-        if RULES.to_move(state) is None:
-            return
-        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    state = play_randomly(RULES, state, rng, steps)
+    if state is None:
+        return
     viewer = state.turn
     assert viewer is not None
     view = RULES.view(state, viewer)
-    pool = [t for s, h in enumerate(state.hands) if s != viewer for t in h] + list(state.boneyard)
-    rng.shuffle(pool)
-    hands = []
-    for s, h in enumerate(state.hands):
-        if s == viewer:
-            hands.append(list(h))
-        else:
-            hands.append(pool[: len(h)])
-            pool = pool[len(h):]
+    hands, pool = hidden_placement(state, viewer, rng)
     rebuilt = RULES.state_from_view(view, hands, pool)
     assert RULES.view(rebuilt, viewer) == view
     _check_conservation(rebuilt)
@@ -235,16 +177,8 @@ def test_state_from_view_accepts_any_placement_of_the_hidden_tiles(
 
 
 def test_logged_events_are_exactly_their_canonical_json() -> None:
-    from games.core.log import encode
-
-    rng = random.Random(11)
     state = RULES.new_match(4, {"double_blank": 50}, seed=b"events")
-    kinds: set[str] = set()
-    while RULES.to_move(state) is not None:
-        for event in state.log:
-            assert encode(json.loads(event)) == event
-            kinds.add(json.loads(event)["type"])
-        state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
+    kinds = logged_kinds(RULES, state, random.Random(11))
     assert kinds == {"play", "draw", "pass", "marker", "end_turn"}
 
 
