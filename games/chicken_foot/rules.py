@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.chicken_foot import options as opts
@@ -14,7 +14,7 @@ from games.chicken_foot.view import build_view, state_from_view
 from games.core.actions import Action
 from games.core.fairness import master_seed
 from games.core.penalty_rules import PenaltyRules
-from games.core.tiles import Tile, make_tile
+from games.core.tiles import make_tile
 
 
 class ChickenFootRules(PenaltyRules[FootState]):
@@ -58,17 +58,10 @@ class ChickenFootRules(PenaltyRules[FootState]):
 
     legal_actions = staticmethod(legal_actions)
     advance = staticmethod(advance)
-
-    def build_view(
-        self, state: FootState, seat: int | None, result: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        return build_view(state, seat, result)
-
-    def dump(self, state: FootState) -> dict[str, Any]:
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> FootState:
-        return load_state(data)
+    build_view = staticmethod(build_view)
+    dump = staticmethod(dump_state)
+    load = staticmethod(load_state)
+    state_from_view = staticmethod(state_from_view)
 
     def explain_illegal(self, state: FootState, action: Action) -> str:
         seat = state.turn
@@ -110,8 +103,3 @@ class ChickenFootRules(PenaltyRules[FootState]):
 
     def hand_index(self, state: FootState) -> int:
         return state.hand
-
-    def state_from_view(
-        self, view: Mapping[str, Any], hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
-    ) -> FootState:
-        return state_from_view(view, hands, boneyard)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.core.actions import Action
 from games.core.fairness import master_seed
 from games.core.penalty_rules import PenaltyRules
-from games.core.tiles import Tile, make_tile
+from games.core.tiles import make_tile
 from games.mexican_train import options as opts
 from games.mexican_train.rounds import deal_round
 from games.mexican_train.state import TrainState, dump_state, load_state
@@ -60,17 +60,10 @@ class MexicanTrainRules(PenaltyRules[TrainState]):
 
     legal_actions = staticmethod(legal_actions)
     advance = staticmethod(advance)
-
-    def build_view(
-        self, state: TrainState, seat: int | None, result: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        return build_view(state, seat, result)
-
-    def dump(self, state: TrainState) -> dict[str, Any]:
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> TrainState:
-        return load_state(data)
+    build_view = staticmethod(build_view)
+    dump = staticmethod(dump_state)
+    load = staticmethod(load_state)
+    state_from_view = staticmethod(state_from_view)
 
     def explain_illegal(self, state: TrainState, action: Action) -> str:
         seat = state.turn
@@ -119,8 +112,3 @@ class MexicanTrainRules(PenaltyRules[TrainState]):
 
     def hand_index(self, state: TrainState) -> int:
         return state.round
-
-    def state_from_view(
-        self, view: Mapping[str, Any], hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]
-    ) -> TrainState:
-        return state_from_view(view, hands, boneyard)
