@@ -130,3 +130,21 @@ def check_rebuild(rules: Any, state: Any) -> None:
     for k in (None, *range(state.players)):
         assert rules.view(rebuilt, k) == rules.view(state, k)
     assert rules.legal_actions(rebuilt) == rules.legal_actions(state)
+
+
+def rebuilt_from_a_placement(
+    rules: Any, players: int, options: dict[str, object], seed: bytes, steps: int
+) -> Any | None:
+    """After `steps` random actions, the state rebuilt from the mover's view with the hidden
+    tiles placed at random; it must show that seat the same view. None if the match ended."""
+    rng = random.Random(seed)
+    state = play_randomly(rules, rules.new_match(players, options, seed=seed), rng, steps)
+    if state is None:
+        return None
+    viewer = state.turn
+    assert viewer is not None
+    view = rules.view(state, viewer)
+    hands, pool = hidden_placement(state, viewer, rng)
+    rebuilt = rules.state_from_view(view, hands, pool)
+    assert rules.view(rebuilt, viewer) == view
+    return rebuilt
