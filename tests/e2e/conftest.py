@@ -10,6 +10,7 @@ import contextlib
 import functools
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -136,6 +137,14 @@ def daphne_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        _stop_embedded_redis(work)
+
+
+def _stop_embedded_redis(work: Path) -> None:
+    """The embedded Redis that daphne started under `work` outlives it: stop it too."""
+    pidfile = work / "redis.pid"
+    with contextlib.suppress(OSError, ValueError):
+        os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
 
 
 def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
