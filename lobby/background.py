@@ -28,6 +28,7 @@ class Background:
     def __init__(self, workers: int) -> None:
         self.loop = asyncio.new_event_loop()
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lobby-bot")
+        self.writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="lobby-write")
         self._busy = 0
         self._timers: set[asyncio.TimerHandle] = set()
         self._idle = threading.Condition()
@@ -54,6 +55,20 @@ class Background:
             future.result()
         except Exception:
             logger.exception("background task failed")
+        finally:
+            self._leave()
+
+    def write(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run `fn(*args)` on the one writer thread, in the order given: cache writes no
+        request needs to wait for. Failures are logged."""
+        self._enter()
+        self.writer.submit(self._written, fn, args)
+
+    def _written(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        try:
+            fn(*args)
+        except Exception:
+            logger.exception("background write %s failed", getattr(fn, "__name__", fn))
         finally:
             self._leave()
 
@@ -116,6 +131,7 @@ class Background:
         """Stop the pool and the loop; their threads end (tests, at the very end)."""
         self.cancel_timers()
         self.pool.shutdown(wait=True)
+        self.writer.shutdown(wait=True)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
 

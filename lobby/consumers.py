@@ -52,10 +52,15 @@ def _db(fn: Any) -> Any:
 
 
 def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, dict[str, Any] | None]:
-    """Room info, match number, version and this seat's view (None before the first match)."""
+    """Room info, match number, version and this seat's view (None before the first match).
+
+    Three queries (room, match, seats) and the view from the cached state; the seats read
+    for the room info also tell whether a move is due, so a lost trigger is found again."""
     room, match, version, view = selectors.table_snapshot(code, seat)
-    bots.room_check(code)
-    return selectors.room_info(room, match), -1 if match is None else match.number, version, view
+    seats = list(room.seats.order_by("index"))
+    if match is not None and match.to_move is not None:
+        bots.due_schedule(room, match, next((s for s in seats if s.index == match.to_move), None))
+    return selectors.room_info(room, match, seats), -1 if match is None else match.number, version, view
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]

@@ -87,15 +87,15 @@ def standin_deadline(room: Room, seat: Seat) -> Any:
     return seat.disconnected_at + timedelta(seconds=room.grace_seconds)
 
 
-def room_info(room: Room, match: Match | None = None) -> dict[str, Any]:
+def room_info(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """Everything the room page shows, for anyone holding the link. No token, no tile.
 
-    `match` saves a query when the caller holds the room's current match already."""
+    `match` and `seats` (in index order) save queries when the caller holds them already."""
     now = timezone.now()
-    seats = []
-    for seat in room.seats.order_by("index"):
+    rows = []
+    for seat in room.seats.order_by("index") if seats is None else seats:
         deadline = standin_deadline(room, seat)
-        seats.append(
+        rows.append(
             {
                 "seat": seat.index,
                 "name": seat.name,
@@ -134,5 +134,5 @@ def room_info(room: Room, match: Match | None = None) -> dict[str, Any]:
         "started": match is not None,
         "playing": match is not None and not match.is_over,
         "match": match_info,
-        "seats": seats,
+        "seats": rows,
     }

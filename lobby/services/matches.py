@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors, state_cache
+from lobby.background import background
 from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
 from lobby.models import ActionRecord, Match, Room
 from lobby.services.common import host_verify, room_changed, room_locked
@@ -120,10 +121,16 @@ def _state_changed(room: Room, match: Match, state: Any) -> None:
 
         rules = get_rules(game)
         state_cache.memo_put(code, number, version, state)
-        state_cache.dump_put(code, number, version, rules.dump(state))
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)
         bots.due_schedule(room, match, mover)
+        # Off the request's thread: the memo serves this process meanwhile, and another
+        # process that misses the entry replays the log, as for any missing entry.
+        background().write(_dump_put, code, number, version, game, state)
 
     transaction.on_commit(after)
+
+
+def _dump_put(code: str, number: int, version: int, game: str, state: Any) -> None:
+    state_cache.dump_put(code, number, version, get_rules(game).dump(state))
