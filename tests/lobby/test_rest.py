@@ -221,3 +221,9 @@ def test_games_lists_the_engines_with_their_player_counts(client):
     games = {g["name"]: g for g in client.get("/api/games/").json()}
     assert games["draw"] == {"name": "draw", "min_players": 2, "max_players": 10}
     assert games["texas42"]["min_players"] == games["texas42"]["max_players"] == 4
+
+
+def test_healthz_answers_ok_without_touching_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        answer = client.get("/healthz")
+    assert answer.status_code == 200 and answer.content == b"ok\n"
