@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, IntegerField, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from games.core.actions import normalise_action
@@ -14,7 +15,7 @@ from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors, state_cache
 from lobby.background import background
 from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
-from lobby.models import ActionRecord, Match, Room
+from lobby.models import ActionRecord, Match, Room, Seat
 from lobby.services.common import host_verify, room_changed, room_locked
 
 
@@ -79,13 +80,11 @@ def action_submit(
     """
     with transaction.atomic():
         room = room_locked(code)
-        match = selectors.match_current(room)
+        match = _match_for_action(room, seat, client_id)
         if match is None:
             raise ConflictError("the match has not started yet")
-        if client_id:
-            seen = ActionRecord.objects.filter(match=match, seat=seat, client_id=client_id).first()
-            if seen is not None:
-                return Ack(seen.seq, duplicate=True)
+        if match.seen_seq is not None:
+            return Ack(match.seen_seq, duplicate=True)
         if expected_version is not None and expected_version != match.version:
             raise StaleVersionError(
                 f"the table is at version {match.version}, not {expected_version}: sync first"
@@ -105,16 +104,34 @@ def action_submit(
         match.moved_at = timezone.now()
         match.result = rules.result(state)
         match.save(update_fields=["version", "to_move", "moved_at", "result"])
-        _state_changed(room, match, state)
+        _state_changed(room, match, state, match.ai_may_play or bool(room.turn_seconds))
         if match.is_over or room.turn_seconds:
             room_changed(room)
     return Ack(match.version, duplicate=False)
 
 
-def _state_changed(room: Room, match: Match, state: Any) -> None:
-    """After the commit: cache the state, send every seat its view, and wake the AI."""
+def _match_for_action(room: Room, seat: int, client_id: str) -> Any:
+    """The room's current match (under the room's lock), read in one query with what an
+    action needs besides: `seen_seq`, the version this seat's `client_id` made if it was
+    accepted before, and `ai_may_play`, whether any seat is an AI or a human with no socket
+    (else nothing but a turn timer can make a move due, and the seat to move is not read)."""
+    seats = Seat.objects.filter(room=OuterRef("room"))
+    seen = ActionRecord.objects.filter(match=OuterRef("pk"), seat=seat, client_id=client_id).values("seq")[:1]
+    return (
+        room.matches.annotate(
+            ai_may_play=Exists(seats.filter(~Q(ai_level="") | (Q(channel="") & ~Q(token_hash="")))),
+            seen_seq=Subquery(seen) if client_id else Value(None, output_field=IntegerField()),
+        )
+        .order_by("-number")
+        .first()
+    )
+
+
+def _state_changed(room: Room, match: Match, state: Any, due_possible: bool = True) -> None:
+    """After the commit: cache the state, send every seat its view, and wake the AI (the
+    seat to move is read only when `due_possible`: an AI or stand-in could play, or a timer)."""
     code, number, version, game, players = room.code, match.number, match.version, match.game, match.players
-    mover = None if match.to_move is None else room.seats.get(index=match.to_move)
+    mover = None if match.to_move is None or not due_possible else room.seats.get(index=match.to_move)
 
     def after() -> None:
         from lobby import bots
