@@ -163,7 +163,7 @@ def summarise(config: Config, outcomes: Sequence[Outcome], count: int) -> dict[s
         "players": config.players,
         "options": config.options,
         "rounds": count if not config.matches else hands,
-        "seed": config.seed,
+        "seed": int(config.seed) if config.seed.isdigit() else config.seed,
         "blocked": round(blocked / hands, 4) if hands else 0.0,
         "blocked_ci": wilson(blocked, hands),
         "opener_won": round(opener_wins / opener_trials, 4) if opener_trials else 0.0,

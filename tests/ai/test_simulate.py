@@ -31,7 +31,7 @@ def test_simulate_prints_the_spec_json(capsys: pytest.CaptureFixture[str]) -> No
     main(["--game", "draw", "--players", "2", "--bots", "medium,easy", "--rounds", "30", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert {"game", "rounds", "seed", "blocked", "opener_won", "bots"} <= set(report)
-    assert (report["game"], report["rounds"], report["seed"]) == ("draw", 30, "20260805")
+    assert (report["game"], report["rounds"], report["seed"]) == ("draw", 30, 20260805)
     assert [bot["level"] for bot in report["bots"]] == ["medium", "easy"]
     wins = sum(round(bot["won"] * 30) for bot in report["bots"])
     assert wins == report["decided"] <= 30
