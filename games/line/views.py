@@ -6,6 +6,7 @@ at the end of a hand are public then and appear in `last_hand`.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from games.core.layout import END_IDS, end_total
@@ -58,10 +59,19 @@ def result(state: LineState) -> dict[str, Any] | None:
     }
 
 
-def view(state: LineState, seat: int | None) -> dict[str, Any]:
+_cache = threading.local()
+
+
+def public_part(state: LineState) -> dict[str, Any]:
+    """The keys every seat sees alike, built once per state: the server's fan-out asks for
+    every seat's view of one state in a row, and the log and layout are most of the work.
+
+    Kept per thread for the last state only (states are immutable, so identity is enough);
+    views of one state share these nested lists, so callers must not mutate them."""
+    last = getattr(_cache, "last", None)
+    if last is not None and last[0] is state:
+        return last[1]  # type: ignore[no-any-return]
     config = state.config
-    if seat is not None and (type(seat) is not int or not 0 <= seat < config.players):
-        raise ValueError(f"no seat {seat!r} in a {config.players}-player match")
     tiles = table(config.top)
     layout = state.layout
     over = state.to_move == OVER
@@ -69,12 +79,12 @@ def view(state: LineState, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": config.game,
         "players": config.players,
-        "seat": seat,
+        "seat": None,
         "options": config.options(),
         "hand_sizes": [h.bit_count() for h in state.hands],
         "boneyard": len(state.boneyard),
         "to_move": None if over else state.to_move,
-        "legal": legal_actions(state) if seat is not None and seat == state.to_move else [],
+        "legal": None,
         "log": log_json(tiles, history),
         "scores": list(state.scores),
         "teams": [list(t) for t in config.teams],
@@ -92,6 +102,17 @@ def view(state: LineState, seat: int | None) -> dict[str, Any]:
     if config.fives:
         out["end_total"] = end_total(layout)
         out["hand_points"] = list(state.fives)
+    _cache.last = (state, out)
+    return out
+
+
+def view(state: LineState, seat: int | None) -> dict[str, Any]:
+    config = state.config
+    if seat is not None and (type(seat) is not int or not 0 <= seat < config.players):
+        raise ValueError(f"no seat {seat!r} in a {config.players}-player match")
+    out = dict(public_part(state))
+    out["seat"] = seat
+    out["legal"] = legal_actions(state) if seat is not None and seat == state.to_move else []
     if seat is not None:
         out["hand"] = mask_json(config, state.hands[seat])
     return out

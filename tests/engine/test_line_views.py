@@ -150,3 +150,21 @@ def test_a_sample_that_blocks_the_line_ends_the_hand_at_the_first_pass() -> None
     assert rules.hand_index(after) == 1
     assert rules.view(after, 0)["last_hand"]["blocked"] is True
     assert rules.apply(state, {"type": "pass"}).hand_number == 0
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_fan_out_views_equal_views_built_alone_and_own_their_top_level(game, players, options) -> None:
+    from games.line import views
+
+    rules, state = random_state(game, players, options, b"fan-out", 12)
+    seats = [*range(players), None]
+    alone = []
+    for seat in seats:
+        views._cache.last = None
+        alone.append(json.dumps(rules.view(state, seat)))
+    fanned = [rules.view(state, seat) for seat in seats]
+    assert [json.dumps(v) for v in fanned] == alone
+    assert len({id(v) for v in fanned}) == len(seats)
+    assert len({id(v["legal"]) for v in fanned}) == len(seats)
+    fanned[0]["seat"] = "changed"
+    assert rules.view(state, seats[1])["seat"] == seats[1]
