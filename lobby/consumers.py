@@ -186,10 +186,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # Room events ------------------------------------------------------------------------
     async def lobby_state(self, event: dict[str, Any]) -> None:
+        seat = event.get("seat", -1)
+        if seat != self.seat or not isinstance(event.get("frame"), str):
+            logger.error("dropped a state for seat %r on a socket of seat %r", seat, self.seat)
+            return
         stamp = (event["match"], event["version"])
         if stamp > self.sent:
             self.sent = stamp
-            await self.send_json(protocol.state_frame(event["version"], event["view"]))
+            await self.send(text_data=event["frame"])
 
     async def lobby_room(self, event: dict[str, Any]) -> None:
         await self.send_json(protocol.room_frame(event["room"]))

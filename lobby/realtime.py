@@ -7,10 +7,12 @@ leak a tile. Publishing runs after the commit, on the process's background loop.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from channels.layers import get_channel_layer
 
+from lobby import protocol
 from lobby.background import background
 
 
@@ -23,9 +25,22 @@ def seat_group(code: str, seat: int | None) -> str:
 
 
 def views_publish(code: str, match: int, version: int, views: dict[int | None, dict[str, Any]]) -> None:
-    """Each seat's view at `version` of match number `match` (a rematch restarts at 0)."""
+    """Each seat's view at `version` of match number `match` (a rematch restarts at 0).
+
+    Each seat's `state` frame is encoded here, once, and travels as text: a consumer
+    forwards it as it is instead of unpacking a dict and encoding it again per socket. The
+    event names its seat, and a consumer forwards only its own seat's frame."""
     events = [
-        (seat_group(code, seat), {"type": "lobby.state", "match": match, "version": version, "view": view})
+        (
+            seat_group(code, seat),
+            {
+                "type": "lobby.state",
+                "match": match,
+                "version": version,
+                "seat": seat,
+                "frame": json.dumps(protocol.state_frame(version, view)),
+            },
+        )
         for seat, view in views.items()
     ]
     background().run(_send_groups(events))

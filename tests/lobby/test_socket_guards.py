@@ -240,3 +240,37 @@ async def test_a_kicked_player_is_told_and_closed_and_their_token_no_longer_open
     again = Table(code, tokens[1])
     await again.ws.connect()
     assert (await again.next())["code"] == "unauthorized"
+
+
+async def test_a_socket_forwards_only_its_own_seats_frame_from_the_channel_layer():
+    from channels.layers import get_channel_layer
+
+    from lobby import realtime
+
+    code, seats, spectator = await two_player_table()
+    state = seats[0].latest_state()
+    number = (await database_sync_to_async(lambda: Match.objects.get(room__code=code).number)())
+    later = state["version"] + 5
+    other = json.dumps({"type": "state", "version": later, "view": seats[1].latest_state()["view"]})
+    layer = get_channel_layer()
+    for table in [*seats.values(), spectator]:
+        await table.quiet()
+    # Another seat's frame, a spectator's, and an old-style raw view: none reaches seat 0.
+    for event in (
+        {"type": "lobby.state", "match": number, "version": later, "seat": 1, "frame": other},
+        {"type": "lobby.state", "match": number, "version": later, "seat": None, "frame": other},
+        {"type": "lobby.state", "match": number, "version": later, "view": state["view"]},
+    ):
+        await layer.group_send(realtime.seat_group(code, 0), event)
+    await layer.group_send(
+        realtime.seat_group(code, None),
+        {"type": "lobby.state", "match": number, "version": later, "seat": 0, "frame": other},
+    )
+    assert await seats[0].quiet() == []
+    assert await spectator.quiet() == []
+    own = json.dumps({"type": "state", "version": later, "view": state["view"]})
+    await layer.group_send(
+        realtime.seat_group(code, 0),
+        {"type": "lobby.state", "match": number, "version": later, "seat": 0, "frame": own},
+    )
+    assert await seats[0].quiet() == [json.loads(own)]
