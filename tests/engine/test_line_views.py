@@ -152,7 +152,7 @@ def test_a_sample_that_blocks_the_line_ends_the_hand_at_the_first_pass() -> None
     assert rules.apply(state, {"type": "pass"}).hand_number == 0
 
 
-@pytest.mark.parametrize("game,players,options", CASES)
+@pytest.mark.parametrize(("game", "players", "options"), CASES)
 def test_fan_out_views_equal_views_built_alone_and_own_their_top_level(game, players, options) -> None:
     from games.line import views
 
