@@ -31,10 +31,6 @@ class Kit(Protocol):
         """Playouts Hard may spend on this decision (work, not time)."""
         ...
 
-    def exact_nodes(self, view: View) -> int:
-        """Node budget per sampled deal for an exact endgame solve; 0: play out instead."""
-        ...
-
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         """Every other seat's hand as constrained slots."""
         ...

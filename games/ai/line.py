@@ -65,12 +65,6 @@ WEIGHTS: dict[str, Weights] = {
 }
 
 
-#: Tiles in the hands and drawable, at most, for Hard to solve each sampled deal exactly.
-EXACT_TILES = 12
-#: Nodes one exact solve may visit before that deal falls back to a playout.
-EXACT_NODES = 300
-
-
 def is_void(hidden: HiddenHand, number: int) -> bool:
     return bool(hidden.slots) and all(number in slot for slot in hidden.slots)
 
@@ -84,21 +78,6 @@ class LineKit:
 
     def budget(self, view: View) -> int:
         return 240 if len(view.get("hand_sizes") or ()) <= 2 else 160
-
-    def exact_nodes(self, view: View) -> int:
-        """Nodes per sampled deal for an exact endgame solve, 0 while playouts must do.
-
-        Only two sides (a two-sided minimax is exact), and few tiles left to play: those in
-        the hands plus those still drawable above the reserve (Block never draws). The
-        sampled boneyard's order is then known to the solve, as it is to a playout.
-        """
-        if len(view.get("teams") or ()) != 2:
-            return 0
-        reserve = int((view.get("options") or {}).get("boneyard_reserve") or 0)
-        drawable = 0 if view.get("game") == "block" else max(0, int(view.get("boneyard") or 0) - reserve)
-        if sum(view.get("hand_sizes") or ()) + drawable > EXACT_TILES:
-            return 0
-        return EXACT_NODES
 
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         return line_hidden_hands(view)

@@ -12,7 +12,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.ai.endgame import solve_all
 from games.ai.kit import Kit
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
@@ -20,8 +19,6 @@ from games.core.actions import Action
 from games.core.protocol import Rules
 
 PLAYOUT_CAP = 2000
-#: Solver nodes one decision may spend over all its deals; the rest are played out.
-EXACT_TOTAL = 1500
 
 
 def my_side(view: View) -> int:
@@ -79,25 +76,9 @@ def pimc_values(
     before = list(view.get("scores") or ())
     hand = int(view.get("hand_number") or 0)
     totals = [0.0] * len(legal)
-    nodes = kit.exact_nodes(view)
-    left = EXACT_TOTAL
-
-    def value(end: Any) -> float:
-        return outcome(rules, before, end, side, win_bonus)
-
     for _ in range(samples):
         state = determinize(rules, kit, view, rng)
         stream = rng.getrandbits(64)
-        exact = None
-        if nodes and left > 0:
-            exact, spent = solve_all(
-                rules, state, legal, hand=hand, side=side, value=value, nodes=min(nodes, left)
-            )
-            # One deal too big to solve means the others are too: stop paying for failures.
-            left = left - spent if exact is not None else 0
-        if exact is not None:
-            totals = [t + v for t, v in zip(totals, exact)]
-            continue
         for i, action in enumerate(legal):
             after = rules.advance(state, action)
             end = playout(rules, kit, after, hand, random.Random(stream))

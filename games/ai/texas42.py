@@ -206,9 +206,6 @@ class Texas42Kit:
             return rng.choice(legal)
         return trick_play(rules.view(state, rules.to_move(state)), legal, rng)
 
-    def exact_nodes(self, view: View) -> int:
-        return 0
-
     def special(
         self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:

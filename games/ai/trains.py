@@ -71,9 +71,6 @@ class TrainsKit:
         engine = view.get("engine")
         return unseen_tiles(view, [tile_of(engine)] if engine else [])
 
-    def exact_nodes(self, view: View) -> int:
-        return 0
-
     def special(
         self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
