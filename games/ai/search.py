@@ -29,6 +29,25 @@ def my_side(view: View) -> int:
     raise ValueError(f"seat {seat!r} is on no side of this view")
 
 
+def heaviest_tile(legal: list[Action], rng: random.Random, noise: float, double_bonus: float) -> Action:
+    """The cheap playout policy of the layout games: the heaviest tile, doubles first, with noise.
+
+    One move in `1/noise` is uniformly random, and ties break at random, so playouts spread.
+    """
+    if rng.random() < noise:
+        return rng.choice(legal)
+    best = legal[0]
+    top = -1.0
+    for action in legal:
+        raw = action.get("tile")
+        if raw is None:
+            continue
+        weight = raw[0] + raw[1] + (double_bonus if raw[0] == raw[1] else 0.0) + rng.random()
+        if weight > top:
+            top, best = weight, action
+    return best
+
+
 def determinize(rules: Rules[Any], kit: Kit, view: View, rng: random.Random) -> Any:
     """One full state equal to the view, hidden tiles placed by a consistent sample."""
     hands, boneyard = sample_deal(view, kit.hidden(view), kit.unseen(view), rng)

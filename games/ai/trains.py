@@ -13,6 +13,7 @@ from typing import Any
 
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.policy import View
+from games.ai.search import heaviest_tile
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
@@ -124,18 +125,7 @@ class TrainsKit:
 
     def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
         """Heaviest tile first, doubles a little earlier, one time in ten at random."""
-        if rng.random() < 0.1:
-            return rng.choice(legal)
-        best = legal[0]
-        top = -1.0
-        for action in legal:
-            raw = action.get("tile")
-            if raw is None:
-                continue
-            weight = raw[0] + raw[1] + (3.0 if raw[0] == raw[1] else 0.0) + rng.random()
-            if weight > top:
-                top, best = weight, action
-        return best
+        return heaviest_tile(legal, rng, noise=0.1, double_bonus=3.0)
 
 
 TRAINS_KIT = TrainsKit()
