@@ -92,10 +92,12 @@ def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory
         v = view(host)
         saw["bidbox"] |= host.locator(".bidbox button").count() > 0
         if not saw["trick"] and len(v.get("trick") or []) >= 2:
-            # Read the view and the drawing in one go: an AI may play between two reads.
-            shown, drawn = host.evaluate(
-                "() => [window.dominoes.view.trick.length, document.querySelectorAll('.trick .slot svg').length]")
-            assert shown == drawn
+            # The drawing follows the view within a frame, and an AI may play meanwhile: wait
+            # until one read of both agrees (the wait fails the test if it never does).
+            host.wait_for_function(
+                "() => window.dominoes.view.trick.length"
+                " === document.querySelectorAll('.trick .slot svg').length",
+                timeout=10_000)
             saw["trick"] = True
             screenshot(host, "table-texas42-trick")
         return over(host)
