@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, IntegerField, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from games.core.actions import normalise_action
@@ -15,7 +14,8 @@ from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors, state_cache
 from lobby.background import background
 from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
-from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.models import Match, Room
+from lobby.services import action_rows
 from lobby.services.common import host_verify, room_changed, room_locked
 
 
@@ -79,12 +79,13 @@ def action_submit(
     with the version it made, and not applied again.
     """
     with transaction.atomic():
-        room = room_locked(code)
-        match = _match_for_action(room, seat, client_id)
+        room = action_rows.room_locked(code)
+        match = action_rows.match_for_action(room, seat, client_id)
         if match is None:
             raise ConflictError("the match has not started yet")
-        if match.seen_seq is not None:
-            return Ack(match.seen_seq, duplicate=True)
+        seen = getattr(match, "seen_seq", None)
+        if seen is not None:
+            return Ack(seen, duplicate=True)
         if expected_version is not None and expected_version != match.version:
             raise StaleVersionError(
                 f"the table is at version {match.version}, not {expected_version}: sync first"
@@ -97,34 +98,15 @@ def action_submit(
         canonical = normalise_action(action)
         state = rules.apply(selectors.match_state(match), canonical)
         match.version += 1
-        ActionRecord.objects.create(
-            match=match, seq=match.version, seat=seat, action=canonical, client_id=client_id, actor=actor
-        )
         match.to_move = rules.to_move(state)
-        match.moved_at = timezone.now()
         match.result = rules.result(state)
-        match.save(update_fields=["version", "to_move", "moved_at", "result"])
-        _state_changed(room, match, state, match.ai_may_play or bool(room.turn_seconds))
+        now = timezone.now()
+        action_rows.action_append(match, seat, canonical, client_id=client_id, actor=actor, now=now)
+        due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
+        _state_changed(room, match, state, due_possible)
         if match.is_over or room.turn_seconds:
             room_changed(room)
     return Ack(match.version, duplicate=False)
-
-
-def _match_for_action(room: Room, seat: int, client_id: str) -> Any:
-    """The room's current match (under the room's lock), read in one query with what an
-    action needs besides: `seen_seq`, the version this seat's `client_id` made if it was
-    accepted before, and `ai_may_play`, whether any seat is an AI or a human with no socket
-    (else nothing but a turn timer can make a move due, and the seat to move is not read)."""
-    seats = Seat.objects.filter(room=OuterRef("room"))
-    seen = ActionRecord.objects.filter(match=OuterRef("pk"), seat=seat, client_id=client_id).values("seq")[:1]
-    return (
-        room.matches.annotate(
-            ai_may_play=Exists(seats.filter(~Q(ai_level="") | (Q(channel="") & ~Q(token_hash="")))),
-            seen_seq=Subquery(seen) if client_id else Value(None, output_field=IntegerField()),
-        )
-        .order_by("-number")
-        .first()
-    )
 
 
 def _state_changed(room: Room, match: Match, state: Any, due_possible: bool = True) -> None:
