@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.ai import texas42_hard
 from games.ai.inference import HiddenHand, hand_of, tile_of, unseen_tiles
 from games.ai.policy import View
 from games.ai.search import determinize, my_side, outcome, playout
@@ -209,6 +210,9 @@ class Texas42Kit:
     def special(
         self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
+        decision = texas42_hard.decide(view, legal, rng, budget)
+        if decision is not None:
+            return decision
         if {a["type"] for a in legal} <= {"bid", "pass"}:
             return self._hard_bid(rules, view, legal, rng, budget)
         return None

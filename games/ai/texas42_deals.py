@@ -1,0 +1,219 @@
+"""Deals of the hidden tiles of a 42 hand that fit the view, weighted by what the bids say.
+
+Voids from failures to follow are hard constraints. The auction is soft evidence: a seat
+that bid 34 rarely holds a hand too weak to bid, a seat that passed rarely a strong one,
+and the bidder usually named its longest, strongest suit. The evidence is read through
+Medium's own yardstick (`suit_strength`), which is also how a plain player judges a hand,
+and each candidate deal is kept with the probability that yardstick gives its bids, so the
+search plays against the hands the table has described rather than against any deal.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.ai.inference import tile_of
+from games.ai.policy import View
+from games.ai.texas42_sim import (
+    ALL,
+    INDEX,
+    SEATS,
+    Deal,
+    Trump,
+    bits,
+    suit_strength,
+    table,
+    trump_of,
+)
+
+PASS = 0
+SOFT = 2.0
+TRUMP_SOFT = 3.0
+
+
+@dataclass(slots=True)
+class Reading:
+    """What a seat knows of the hand in play, on masks."""
+
+    me: int
+    shuffler: int
+    hand: int
+    sizes: list[int]
+    played: list[int]
+    banned: list[int]
+    bids: list[tuple[int, int]]
+    trump: Trump = None
+    declarer: int | None = None
+    deal: Deal | None = None
+
+    @property
+    def unseen(self) -> int:
+        seen = self.hand
+        for mask in self.played:
+            seen |= mask
+        return ALL & ~seen
+
+
+def _bids(view: View) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for entry in view.get("bids") or ():
+        out.append((int(entry["seat"]), PASS if entry.get("pass") else int(entry["bid"])))
+    return out
+
+
+def read(view: View) -> Reading:
+    """The view's hand, auction and tricks as masks, voids included."""
+    me = int(view["seat"])
+    hand = 0
+    for raw in view.get("hand") or ():
+        hand |= 1 << INDEX[tile_of(raw)]
+    sizes = [int(n) for n in view.get("hand_sizes") or [7] * SEATS]
+    played = [0] * SEATS
+    banned = [0] * SEATS
+    choice = view.get("trump")
+    reading = Reading(me, int(view.get("shuffler") or 0), hand, sizes, played, banned, _bids(view))
+    if choice is None:
+        return reading
+    tab = table(trump_of(choice))
+    reading.trump = trump_of(choice)
+    bidder = view.get("bidder")
+    reading.declarer = int(bidder) if bidder is not None else None
+    points = [int(p) for p in view.get("points_taken") or (0, 0)]
+    trick: list[int] = []
+    seats: list[int] = []
+    for event in view.get("log") or ():
+        kind = event.get("type")
+        if kind == "play":
+            seat, tile = int(event["seat"]), INDEX[tile_of(event["tile"])]
+            if trick and not tab.follow[tab.led[trick[0]]] >> tile & 1:
+                banned[seat] |= tab.follow[tab.led[trick[0]]]
+            played[seat] |= 1 << tile
+            trick.append(tile)
+            seats.append(seat)
+        elif kind == "trick":
+            trick, seats = [], []
+    raw_leader = view.get("leader")
+    leader = int(raw_leader) if raw_leader is not None else reading.declarer or 0
+    reading.deal = Deal([0] * SEATS, trick, seats, leader, points)
+    return reading
+
+
+def _cap(strength: float) -> float:
+    """The highest bid Medium makes with a hand of this strength (below 30: none)."""
+    return 30.0 + (strength - 20.0) / 1.5
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _next_bid(high: int | None) -> int:
+    if high is None:
+        return 30
+    if high < 42:
+        return high + 1
+    return 84 if high == 42 else high + 42
+
+
+def bid_weight(initial: Sequence[int], bids: Sequence[tuple[int, int]], me: int, force: bool) -> float:
+    """How likely the auction so far is with these initial hands, by Medium's yardstick."""
+    weight = 1.0
+    high: tuple[int, int] | None = None
+    for position, (seat, value) in enumerate(bids):
+        if seat != me:
+            strength = max(suit_strength(initial[seat], s) for s in range(7))
+            need = _next_bid(None if high is None else high[1])
+            partner_high = high is not None and (high[0] - seat) % 2 == 0
+            forced = force and position == 3 and high is None
+            if value == PASS:
+                if need <= 42:
+                    weak = _sigmoid((_cap(strength) - need) / SOFT * 1.5)
+                    if partner_high:
+                        weak *= _sigmoid((strength - 30.0) / SOFT)
+                    weight *= 1.0 - weak
+            elif value <= 42 and not forced:
+                weight *= _sigmoid((_cap(strength) - value + 0.5) / SOFT * 1.5)
+        if value != PASS and (high is None or value > high[1]):
+            high = (seat, value)
+    return weight
+
+
+def trump_weight(initial: int, trump: Trump) -> float:
+    """How likely the bidder was to name `trump`: its strongest suit, or close to it."""
+    if not isinstance(trump, int):
+        return 1.0
+    strengths = [suit_strength(initial, s) for s in range(7)]
+    return math.exp((strengths[trump] - max(strengths)) / TRUMP_SOFT)
+
+
+def _fill(
+    reading: Reading, rng: random.Random, strict: bool
+) -> list[int] | None:
+    """Hidden hands for the other seats, voids respected when `strict`."""
+    pool = bits(reading.unseen)
+    rng.shuffle(pool)
+    others = [s for s in range(SEATS) if s != reading.me]
+    allowed = {s: ~reading.banned[s] if strict else ALL for s in others}
+    order = sorted(others, key=lambda s: (sum(1 for t in pool if allowed[s] >> t & 1) - reading.sizes[s], s))
+    hands = [0] * SEATS
+    hands[reading.me] = reading.hand
+    for seat in order:
+        need = reading.sizes[seat]
+        took = 0
+        rest = []
+        for tile in pool:
+            if took < need and allowed[seat] >> tile & 1:
+                hands[seat] |= 1 << tile
+                took += 1
+            else:
+                rest.append(tile)
+        if took < need:
+            return None
+        pool = rest
+    return hands
+
+
+def sample_hands(reading: Reading, rng: random.Random) -> list[int]:
+    """One deal of the unseen tiles that honours every void (relaxed only when none fits)."""
+    for attempt in range(16):
+        hands = _fill(reading, rng, strict=attempt < 12)
+        if hands is not None:
+            return hands
+    raise ValueError("no deal of the unseen tiles fits the view")
+
+
+def weight_of(reading: Reading, hands: Sequence[int], force: bool) -> float:
+    initial = [hands[s] | reading.played[s] for s in range(SEATS)]
+    weight = bid_weight(initial, reading.bids, reading.me, force)
+    if reading.declarer is not None and reading.declarer != reading.me:
+        weight *= trump_weight(initial[reading.declarer], reading.trump)
+    return weight
+
+
+def weighted_deals(
+    reading: Reading, rng: random.Random, count: int, attempts: int, force: bool = False
+) -> list[list[int]]:
+    """`count` deals kept with the probability the auction gives them (rejection sampling).
+
+    When the bound on attempts runs out, the likeliest of the rejected deals fill the rest.
+    """
+    kept: list[list[int]] = []
+    spare: list[tuple[float, int, list[int]]] = []
+    for tries in range(attempts):
+        if len(kept) >= count:
+            break
+        hands = sample_hands(reading, rng)
+        weight = weight_of(reading, hands, force)
+        if rng.random() < weight:
+            kept.append(hands)
+        else:
+            spare.append((weight, tries, hands))
+    if len(kept) < count:
+        spare.sort(key=lambda item: (-item[0], item[1]))
+        kept.extend(hands for _, _, hands in spare[: count - len(kept)])
+    return kept

@@ -1,0 +1,216 @@
+"""Hard's 42: every decision searched on deals that fit the view and the auction.
+
+The generic PIMC driver plays 42 through the engine, which is slow, and samples deals that
+ignore the bids. Here the bid, the trump and every play are searched on bitmask hands
+(`texas42_sim`) drawn by `texas42_deals`, so a decision sees many more deals, each one the
+auction makes plausible. Playouts use Medium's trick policy for all four seats; a bid is
+judged by completing the auction as plain players would, naming trumps and playing the
+hand out, so the level chosen is the one that maximises the expected marks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.ai.inference import tile_of
+from games.ai.policy import View
+from games.ai.texas42_deals import PASS, Reading, read, weighted_deals
+from games.ai.texas42_sim import INDEX, SEATS, Deal, Table, playout, suit_strength, table, trump_of
+from games.core.actions import Action
+
+NOISE = 0.1
+PLAY_SAMPLES = 48
+TRUMP_SAMPLES = 48
+BID_SAMPLES = 64
+ATTEMPTS = 10
+MARGIN = 0.001
+BUDGET = 64
+
+
+def award(value: int, points_scoring: bool) -> int:
+    """What a made (or set) bid scores: its marks, or the bid itself in points."""
+    if points_scoring:
+        return value
+    return 1 if value <= 42 else value // 42
+
+
+def contract_value(points: Sequence[int], declarer: int, value: int, me: int, points_scoring: bool) -> float:
+    """The hand's worth to `me`'s side: the award won or lost, and a hair of the margin."""
+    side = declarer % 2
+    made = points[side] >= min(value, 42)
+    prize = award(value, points_scoring)
+    mine = prize if made == (side == me % 2) else -prize
+    return mine + MARGIN * (points[me % 2] - points[1 - me % 2])
+
+
+def _force(view: View) -> bool:
+    return (view.get("options") or {}).get("all_pass") == "force"
+
+
+def _points_scoring(view: View) -> bool:
+    return view.get("scoring") == "points"
+
+
+def choose_play(view: View, legal: list[Action], rng: random.Random, samples: int = PLAY_SAMPLES) -> Action:
+    """The tile with the best mean outcome over plausible deals, each played out."""
+    reading = read(view)
+    assert reading.deal is not None
+    assert reading.declarer is not None
+    tab = table(reading.trump)
+    high = view.get("high_bid") or {}
+    value = int(high.get("value") or 30)
+    scoring = _points_scoring(view)
+    deals = weighted_deals(reading, rng, samples, samples * ATTEMPTS, _force(view))
+    tiles = [INDEX[tile_of(a["tile"])] for a in legal]
+    totals = [0.0] * len(legal)
+    for hands in deals:
+        stream = rng.getrandbits(64)
+        for i, tile in enumerate(tiles):
+            deal = reading.deal.copy()
+            deal.hands = list(hands)
+            deal.play(tab, reading.me, tile)
+            points = playout(tab, deal, random.Random(stream), NOISE)
+            totals[i] += contract_value(points, reading.declarer, value, reading.me, scoring)
+    best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+    return legal[best]
+
+
+def _declare(tab: Table, hands: Sequence[int], declarer: int, rng: random.Random) -> list[int]:
+    deal = Deal(list(hands), [], [], declarer, [0, 0])
+    return playout(tab, deal, rng, NOISE)
+
+
+def choose_trump(view: View, legal: list[Action], rng: random.Random, samples: int = TRUMP_SAMPLES) -> Action:
+    """The trump with the best mean outcome of the hand over plausible deals."""
+    reading = read(view)
+    high = view.get("high_bid") or {}
+    value = int(high.get("value") or 30)
+    scoring = _points_scoring(view)
+    deals = weighted_deals(reading, rng, samples, samples * ATTEMPTS, _force(view))
+    choices = [a for a in legal if a["suit"] != "nello"]
+    totals = [0.0] * len(choices)
+    for hands in deals:
+        stream = rng.getrandbits(64)
+        for i, action in enumerate(choices):
+            points = _declare(table(trump_of(action["suit"])), hands, reading.me, random.Random(stream))
+            totals[i] += contract_value(points, reading.me, value, reading.me, scoring)
+    best = max(range(len(choices)), key=lambda i: (totals[i], -i))
+    return choices[best]
+
+
+class _Playouts:
+    """One deal played out once per (declarer, trump), on one shared random stream."""
+
+    def __init__(self, hands: Sequence[int], stream: int) -> None:
+        self.hands = hands
+        self.stream = stream
+        self.done: dict[tuple[int, int], list[int]] = {}
+
+    def of(self, seat: int, suit: int) -> list[int]:
+        key = (seat, suit)
+        if key not in self.done:
+            self.done[key] = _declare(table(suit), self.hands, seat, random.Random(self.stream))
+        return self.done[key]
+
+
+def _medium_cap(strength: float) -> int:
+    return 0 if strength < 20 else min(42, 30 + int((strength - 20) / 1.5))
+
+
+def _next_bid(high: int | None) -> int:
+    if high is None:
+        return 30
+    if high < 42:
+        return high + 1
+    return 84 if high == 42 else high + 42
+
+
+def finish_auction(
+    bids: Sequence[tuple[int, int]], later: Sequence[int], strengths: Sequence[float], force: bool
+) -> tuple[int, int] | None:
+    """The auction's end when the seats still to speak bid as Medium does: (seat, value) or None."""
+    high: tuple[int, int] | None = None
+    for seat, value in bids:
+        if value != PASS and (high is None or value > high[1]):
+            high = (seat, value)
+    spoken = len(bids)
+    for seat in later:
+        need = _next_bid(None if high is None else high[1])
+        may_pass = not (force and spoken == 3 and high is None)
+        spoken += 1
+        if may_pass and high is not None and (high[0] - seat) % 2 == 0 and strengths[seat] < 30:
+            continue
+        if need <= _medium_cap(strengths[seat]) or not may_pass:
+            high = (seat, need)
+    return high
+
+
+def _bid_candidates(legal: list[Action]) -> list[Action]:
+    return [a for a in legal if a["type"] == "pass" or a["value"] <= 42 or a["value"] == legal[-1]["value"]]
+
+
+def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int = BID_SAMPLES) -> Action:
+    """The pass or bid with the best expected marks, the auction finished as plain players do.
+
+    Each deal is played out once per possible declarer (and, for this seat, per each of its
+    three strongest suits); since the playout policy ignores the bid, one playout decides
+    the contract at every level. This seat names, for each candidate, the trump that is best
+    over the deals where it ends up declaring.
+    """
+    reading: Reading = read(view)
+    me = reading.me
+    force = _force(view)
+    scoring = _points_scoring(view)
+    order = [(reading.shuffler + 1 + k) % SEATS for k in range(SEATS)]
+    later = order[len(reading.bids) + 1 :]
+    candidates = _bid_candidates(legal)
+    mine = sorted(range(7), key=lambda s: (-suit_strength(reading.hand, s), s))[:3]
+    deals = weighted_deals(reading, rng, samples, samples * ATTEMPTS, force)
+    common = [0.0] * len(candidates)
+    own = [[0.0] * len(mine) for _ in candidates]
+    for hands in deals:
+        strengths = [max(suit_strength(hands[s], t) for t in range(7)) for s in range(SEATS)]
+        points = _Playouts(hands, rng.getrandbits(64))
+
+        for i, action in enumerate(candidates):
+            value = PASS if action["type"] == "pass" else int(action["value"])
+            end = finish_auction([*reading.bids, (me, value)], later, strengths, force)
+            if end is None:
+                continue
+            seat, won = end
+            if seat == me:
+                for j, suit in enumerate(mine):
+                    own[i][j] += contract_value(points.of(me, suit), me, won, me, scoring)
+            else:
+                suit = max(range(7), key=lambda s: (suit_strength(hands[seat], s), -s))
+                common[i] += contract_value(points.of(seat, suit), seat, won, me, scoring)
+    totals = [common[i] + max(own[i]) for i in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+def supported(view: View) -> bool:
+    """Whether these searches cover the room: nello (a three-seat hand) is left to the generic one."""
+    return not (view.get("options") or {}).get("nello")
+
+
+def decide(view: View, legal: list[Action], rng: random.Random, budget: int = BUDGET) -> Action | None:
+    """Hard's 42 decision, or None where the generic search should decide.
+
+    `budget` scales the deals searched (the live budget is `BUDGET`; tests pass less).
+    """
+    if not supported(view):
+        return None
+    kinds = {a["type"] for a in legal}
+
+    def scaled(samples: int) -> int:
+        return max(2, samples * budget // BUDGET)
+
+    if kinds <= {"bid", "pass"}:
+        return choose_bid(view, legal, rng, scaled(BID_SAMPLES))
+    if kinds == {"trump"}:
+        return choose_trump(view, legal, rng, scaled(TRUMP_SAMPLES))
+    if kinds == {"play"}:
+        return choose_play(view, legal, rng, scaled(PLAY_SAMPLES))
+    return None
