@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from lobby import bots, presence, protocol, realtime, selectors, services
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
+from lobby.hub import hub
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +26,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_REPLACED = 4000
 CLOSE_KICKED = 4003
+ROOM_EVENTS = frozenset({"lobby.views", "lobby.room", "lobby.chat", "lobby.replaced", "lobby.kicked"})
 
 
 class TokenBucket:
@@ -64,17 +67,26 @@ def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, di
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    #: No channel layer of its own: the room hub of the process delivers to every socket.
+    channel_layer_alias = "sockets-take-nothing-from-the-layer"
     code: str = ""
+    connection: str = ""
+    joined: bool = False
     seat: int | None = None
     name: str = ""
     #: (match number, version) of the newest state sent: never send an older one.
     sent: tuple[int, int] = (-1, -1)
     bound: bool = False
+    #: While this connection's action is being applied, the newest frame that came meanwhile.
+    acting: bool = False
+    held: tuple[tuple[int, int], str] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels 4.2+ hops to a thread to close stale database connections before every
-        # message; this consumer does its database work explicitly in `_db` instead.
-        handler = getattr(self, message["type"].replace(".", "_"), None)
+        # message; this consumer does its database work explicitly in `_db` instead. Only
+        # the socket's own messages come here; room events come from the hub.
+        kind = str(message["type"])
+        handler = getattr(self, kind.replace(".", "_"), None) if kind.startswith("websocket.") else None
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
@@ -82,21 +94,22 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # Connection -------------------------------------------------------------------------
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.connection = f"conn.{uuid.uuid4().hex}"
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         self.messages = TokenBucket(settings.LOBBY_MESSAGE_RATE, settings.LOBBY_MESSAGE_BURST)
         self.chats = TokenBucket(settings.LOBBY_CHAT_RATE, settings.LOBBY_CHAT_BURST)
         if token:
             # Before the seat records this channel, so no sweep ever sees it without a key.
-            await _db(presence.presence_add)(self.channel_name)
+            await _db(presence.presence_add)(self.connection)
         try:
-            seat = await _db(services.connection_open)(self.code, token, self.channel_name)
+            seat = await _db(services.connection_open)(self.code, token, self.connection)
         except RoomNotFoundError:
-            await _db(presence.presence_remove)(self.channel_name)
+            await _db(presence.presence_remove)(self.connection)
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except UnauthorizedError as exc:
-            await _db(presence.presence_remove)(self.channel_name)
+            await _db(presence.presence_remove)(self.connection)
             await self.accept()
             await self.send_json(protocol.error_frame("unauthorized", str(exc)))
             await self.close(code=CLOSE_UNAUTHORIZED)
@@ -104,22 +117,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.seat = None if seat is None else seat.index
         self.name = "" if seat is None else seat.name
         self.bound = True
-        self.groups = [realtime.room_group(self.code), realtime.seat_group(self.code, self.seat)]
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await hub().join(self.code, self)
+        self.joined = True
         await self.accept()
         bots.sweeper_ensure()
         await self.send_json(protocol.welcome_frame(self.seat, self.code))
         await self._send_snapshot(with_room=True)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        for group in getattr(self, "groups", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.joined:
+            await hub().leave(self.code, self)
         if self.seat is not None:
             try:
-                await _db(presence.presence_remove)(self.channel_name)
+                await _db(presence.presence_remove)(self.connection)
                 if self.bound:
-                    await _db(services.connection_close)(self.code, self.seat, self.channel_name)
+                    await _db(services.connection_close)(self.code, self.seat, self.connection)
             except Exception:
                 logger.exception("could not record a disconnect in room %s", self.code)
         raise StopConsumer()
@@ -162,15 +174,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _action(self, inbound: protocol.ActionMessage) -> None:
         if self.seat is None:
             raise UnauthorizedError("spectators cannot act: join a seat with its token")
-        ack = await _db(services.action_submit)(
-            self.code,
-            self.seat,
-            inbound.action,
-            client_id=inbound.id,
-            expected_version=inbound.version,
-            actor="seat",
-        )
-        await self.send_json(protocol.ack_frame(inbound.id, ack.version))
+        # The state an action makes can reach the hub before the database call returns
+        # here: it is held back, so this connection always reads its ack first.
+        self.acting = True
+        try:
+            ack = await _db(services.action_submit)(
+                self.code,
+                self.seat,
+                inbound.action,
+                client_id=inbound.id,
+                expected_version=inbound.version,
+                actor="seat",
+            )
+            await self.send_json(protocol.ack_frame(inbound.id, ack.version))
+        finally:
+            self.acting = False
+            held, self.held = self.held, None
+            if held is not None:
+                await self._forward(*held)
 
     async def _chat(self, inbound: protocol.ChatMessage) -> None:
         if self.seat is None:
@@ -180,20 +201,34 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         frame = protocol.chat_frame(
             self.seat, self.name, inbound.text, inbound.phrase, timezone.now().isoformat()
         )
-        await self.channel_layer.group_send(
-            realtime.room_group(self.code), {"type": "lobby.chat", "chat": frame}
-        )
+        await realtime.room_send(self.code, {"type": "lobby.chat", "code": self.code, "chat": frame})
 
-    # Room events ------------------------------------------------------------------------
-    async def lobby_state(self, event: dict[str, Any]) -> None:
-        seat = event.get("seat", -1)
-        if seat != self.seat or not isinstance(event.get("frame"), str):
-            logger.error("dropped a state for seat %r on a socket of seat %r", seat, self.seat)
+    # Room events (from the hub) ---------------------------------------------------------
+    async def hub_event(self, event: dict[str, Any]) -> None:
+        kind = str(event.get("type"))
+        if kind not in ROOM_EVENTS:
+            logger.error("dropped a room event of unknown type %r", kind)
             return
-        stamp = (event["match"], event["version"])
+        await getattr(self, kind.replace(".", "_"))(event)
+
+    async def lobby_views(self, event: dict[str, Any]) -> None:
+        """Forward this seat's own frame of a new version, never another seat's."""
+        frames = event.get("frames")
+        frame = frames.get(realtime.frame_key(self.seat)) if isinstance(frames, dict) else None
+        if not isinstance(frame, str):
+            logger.error("a views event of room %s carried no frame for seat %r", self.code, self.seat)
+            return
+        stamp = (int(event["match"]), int(event["version"]))
+        if self.acting:
+            if self.held is None or stamp > self.held[0]:
+                self.held = (stamp, frame)
+            return
+        await self._forward(stamp, frame)
+
+    async def _forward(self, stamp: tuple[int, int], frame: str) -> None:
         if stamp > self.sent:
             self.sent = stamp
-            await self.send(text_data=event["frame"])
+            await self.send(text_data=frame)
 
     async def lobby_room(self, event: dict[str, Any]) -> None:
         await self.send_json(protocol.room_frame(event["room"]))

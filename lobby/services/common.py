@@ -84,6 +84,6 @@ def room_changed(room: Room) -> None:
     transaction.on_commit(publish)
 
 
-def kicked_notify(channels: list[str]) -> None:
-    for channel in channels:
-        realtime.channel_notify(channel, {"type": "lobby.kicked"})
+def kicked_notify(code: str, connections: list[str]) -> None:
+    for connection in connections:
+        realtime.connection_notify(code, connection, "lobby.kicked")

@@ -86,7 +86,7 @@ def room_update(code: str, token: str | None, changes: dict[str, Any]) -> Room:
             gone = list(
                 room.seats.filter(index__gte=players).exclude(channel="").values_list("channel", flat=True)
             )
-            transaction.on_commit(lambda: kicked_notify(gone))
+            transaction.on_commit(lambda: kicked_notify(code, gone))
             room.seats.filter(index__gte=players).delete()
             Seat.objects.bulk_create([Seat(room=room, index=i) for i in range(room.players, players)])
             room.players = players

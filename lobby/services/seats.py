@@ -85,7 +85,7 @@ def seat_clear(code: str, token: str | None, index: int) -> None:
         seat.disconnected_at = None
         seat.save(update_fields=["name", "ai_level", "token_hash", "channel", "disconnected_at"])
         if old_channel:
-            transaction.on_commit(lambda: kicked_notify([old_channel]))
+            transaction.on_commit(lambda: kicked_notify(code, [old_channel]))
         room_changed(room)
 
 
@@ -107,7 +107,7 @@ def connection_open(code: str, token: str | None, channel: str) -> Seat | None:
         seat.disconnected_at = None
         seat.save(update_fields=["channel", "disconnected_at"])
         if old and old != channel:
-            transaction.on_commit(lambda: realtime.channel_notify(old, {"type": "lobby.replaced"}))
+            transaction.on_commit(lambda: realtime.connection_notify(code, old, "lobby.replaced"))
         room_changed(room)
     return seat
 

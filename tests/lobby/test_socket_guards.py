@@ -243,8 +243,6 @@ async def test_a_kicked_player_is_told_and_closed_and_their_token_no_longer_open
 
 
 async def test_a_socket_forwards_only_its_own_seats_frame_from_the_channel_layer():
-    from channels.layers import get_channel_layer
-
     from lobby import realtime
 
     code, seats, spectator = await two_player_table()
@@ -252,25 +250,21 @@ async def test_a_socket_forwards_only_its_own_seats_frame_from_the_channel_layer
     number = (await database_sync_to_async(lambda: Match.objects.get(room__code=code).number)())
     later = state["version"] + 5
     other = json.dumps({"type": "state", "version": later, "view": seats[1].latest_state()["view"]})
-    layer = get_channel_layer()
     for table in [*seats.values(), spectator]:
         await table.quiet()
-    # Another seat's frame, a spectator's, and an old-style raw view: none reaches seat 0.
-    for event in (
-        {"type": "lobby.state", "match": number, "version": later, "seat": 1, "frame": other},
-        {"type": "lobby.state", "match": number, "version": later, "seat": None, "frame": other},
-        {"type": "lobby.state", "match": number, "version": later, "view": state["view"]},
-    ):
-        await layer.group_send(realtime.seat_group(code, 0), event)
-    await layer.group_send(
-        realtime.seat_group(code, None),
-        {"type": "lobby.state", "match": number, "version": later, "seat": 0, "frame": other},
-    )
+
+    def views(frames: object) -> dict[str, object]:
+        return {"type": "lobby.views", "code": code, "match": number, "version": later, "frames": frames}
+
+    # Only another seat's frame, a raw view in place of a frame, no frames at all: seat 0
+    # and the spectator get nothing; seat 1 gets its own frame.
+    await realtime.room_send(code, views({"1": other}))
     assert await seats[0].quiet() == []
     assert await spectator.quiet() == []
+    assert await seats[1].quiet() == [json.loads(other)]
+    for event in (views({"0": state["view"]}), views(None), {**views({}), "view": state["view"]}):
+        await realtime.room_send(code, event)
+    assert await seats[0].quiet() == []
     own = json.dumps({"type": "state", "version": later, "view": state["view"]})
-    await layer.group_send(
-        realtime.seat_group(code, 0),
-        {"type": "lobby.state", "match": number, "version": later, "seat": 0, "frame": own},
-    )
+    await realtime.room_send(code, views({"0": own, "1": other}))
     assert await seats[0].quiet() == [json.loads(own)]

@@ -17,7 +17,7 @@ import msgpack
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine import get_rules
-from lobby import protocol, selectors, services, state_cache
+from lobby import protocol, realtime, selectors, services, state_cache
 from lobby.background import background
 from lobby.models import Room
 
@@ -37,9 +37,11 @@ def _fanout_costs(code: str, players: int, rounds: int = 200) -> dict[str, float
     fresh = [rules.load(rules.dump(state)) for _ in range(rounds)]
     t0 = time.perf_counter()
     for one in fresh:
-        for seat in seats:
-            frame = json.dumps(protocol.state_frame(match.version, rules.view(one, seat)))
-            msgpack.packb({"type": "lobby.state", "version": match.version, "seat": seat, "frame": frame})
+        frames = {
+            realtime.frame_key(seat): json.dumps(protocol.state_frame(match.version, rules.view(one, seat)))
+            for seat in seats
+        }
+        msgpack.packb({"type": "lobby.views", "code": code, "version": match.version, "frames": frames})
     views_ms = (time.perf_counter() - t0) / rounds * 1000
     state_cache.dump_put(code, match.number, match.version, rules.dump(state))
     t0 = time.perf_counter()
