@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
+from games.ai.line_search import decide, plan_for
 from games.ai.policy import View
 from games.ai.search import determinize, heaviest_tile, my_side
 from games.core.actions import Action
@@ -88,7 +89,10 @@ class LineKit:
     def special(
         self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
-        return None
+        """Hard's whole decision, by the line games' own search (see `line_search.py`)."""
+        prior = self.prior(rules, view, legal, rng)
+        weights = WEIGHTS.get(str(view.get("game")), WEIGHTS["draw"])
+        return decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view), weights=weights)
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
         scores = self.prior(rules, view, legal, rng)

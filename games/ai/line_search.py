@@ -1,0 +1,345 @@
+"""Hard's search for Block, Draw and All Fives, run from the line kit's `special` hook.
+
+The same determinized Monte Carlo as `search.py` (every candidate played out on the same
+sampled deals with the same random stream), with three changes that measured better:
+
+- The playouts follow each seat's hand, which the search knows on its own sampled deal
+  (the hands it dealt and the boneyard in draw order), so the playout policy can be
+  Medium-like instead of "heaviest tile": keep numbers you can answer, shed doubles and
+  heavy tiles, close numbers the next seat lacks, never your partner's.
+- The inference is done once per decision, not once per sampled deal, and in Block and Draw
+  the sampled state carries a target of one point: the search never looks past the hand, so
+  the engine need not deal a next hand at the end of every playout. The time saved buys
+  more playouts.
+- The outcome of a hand is weighted for what the games are won by: the hand itself in
+  Block and Draw rounds (a win is worth far more than its pips), points in All Fives.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
+from games.ai.line_infer import Model, Reading, log_likelihood, read_view, sample
+from games.ai.policy import View
+from games.ai.sampling import sample_deal
+from games.ai.search import my_side
+from games.core.actions import Action
+from games.core.protocol import Rules
+from games.core.tiles import Tile
+
+if TYPE_CHECKING:
+    from games.ai.line import Weights
+
+PLAYOUT_CAP = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How Hard spends a line-game decision (the tuned figures are in `PLANS`)."""
+
+    #: Search at most this many actions, Medium's best.
+    candidates: int
+    #: Points of outcome a won hand is worth beyond its points, and the weight of the points.
+    win_bonus: float
+    pip_weight: float
+    #: Medium's score added to each searched value, times this.
+    prior_weight: float
+    #: How often a playout move is uniformly random (so playouts spread).
+    noise: float
+    #: Whether the playouts play the Medium-like policy (else the heaviest tile).
+    smart: bool
+    #: The opponent model weighting the sampled deals (`line_infer.py`): its sharpness, 0 for
+    #: none, and its share of uniform chance.
+    beta: float = 0.0
+    chance: float = 0.1
+    random_share: float = 0.5
+
+
+PLANS: dict[str, Plan] = {
+    "block": Plan(candidates=6, win_bonus=15.0, pip_weight=1.0, prior_weight=1.0, noise=0.125, smart=True),
+    "draw": Plan(candidates=6, win_bonus=15.0, pip_weight=1.0, prior_weight=1.0, noise=0.125, smart=True),
+    "allfives": Plan(candidates=6, win_bonus=15.0, pip_weight=1.0, prior_weight=1.0, noise=0.125, smart=True),
+}
+
+
+class Board:
+    """One sampled deal as the playout policy sees it: hands as bitmasks, ends by name.
+
+    A tile's bit is `7 * low + high` style (`stride * low + high`), its own encoding, so the
+    search reads nothing of the engine's state beyond the protocol.
+    """
+
+    __slots__ = ("boneyard", "drawn", "ends", "hands", "spinner", "spinner_value", "stride")
+
+    def __init__(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile],
+                 ends: Mapping[str, int], *, spinner: bool, spinner_value: int | None, stride: int) -> None:
+        self.stride = stride
+        self.hands = [sum(1 << (t.low * stride + t.high) for t in hand) for hand in hands]
+        self.boneyard = [t.low * stride + t.high for t in boneyard]
+        self.drawn = 0
+        self.ends = dict(ends)
+        self.spinner = spinner
+        self.spinner_value = spinner_value
+
+    def copy(self) -> Board:
+        other = object.__new__(Board)
+        other.stride = self.stride
+        other.hands = list(self.hands)
+        other.boneyard = self.boneyard
+        other.drawn = self.drawn
+        other.ends = dict(self.ends)
+        other.spinner = self.spinner
+        other.spinner_value = self.spinner_value
+        return other
+
+    def apply(self, seat: int, action: Action) -> None:
+        kind = action["type"]
+        if kind == "play":
+            a, b = action["tile"]
+            if a > b:
+                a, b = b, a
+            self.hands[seat] &= ~(1 << (a * self.stride + b))
+            end = action.get("end")
+            if end is None or not self.ends:
+                self.ends = {"left": a, "right": b}
+            else:
+                base = self.ends.get(end, self.spinner_value)
+                if base is not None:
+                    self.ends[end] = b if a == base else a
+            if self.spinner and a == b and self.spinner_value is None:
+                self.spinner_value = a
+        elif kind == "draw" and self.drawn < len(self.boneyard):
+            self.hands[seat] |= 1 << self.boneyard[self.drawn]
+            self.drawn += 1
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Masks of a set under the board's encoding: the tiles carrying each number, and pips."""
+
+    stride: int
+    carries: tuple[int, ...]
+    top: int
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(top: int) -> Tables:
+    found = _TABLES.get(top)
+    if found is None:
+        stride = top + 1
+        carries = tuple(
+            sum(1 << (min(n, m) * stride + max(n, m)) for m in range(top + 1)) for n in range(top + 1)
+        )
+        found = _TABLES[top] = Tables(stride, carries, top)
+    return found
+
+
+def smart_move(board: Board, seat: int, legal: list[Action], rng: random.Random, *, noise: float,
+               next_seat: int, partner: bool, t: Tables) -> Action:
+    """Medium's rules of thumb on the full sampled deal, cheap enough for every playout ply.
+
+    Shed doubles and heavy tiles, keep the numbers you can answer on the ends you leave, and
+    leave an end the next seat cannot answer (unless that seat is your partner).
+    """
+    if rng.random() < noise:
+        return rng.choice(legal)
+    hand = board.hands[seat]
+    nxt = board.hands[next_seat]
+    carries = t.carries
+    stride = t.stride
+    ends = board.ends
+    best = legal[0]
+    top = -1e9
+    for action in legal:
+        a, b = action["tile"]
+        if a > b:
+            a, b = b, a
+        rest = hand & ~(1 << (a * stride + b))
+        end = action.get("end")
+        score = a + b + rng.random()
+        if a == b:
+            score += 6.0
+        shown: tuple[int, ...]
+        if end is None:
+            shown = (a, b)
+        else:
+            base = ends.get(end, board.spinner_value)
+            new = b if a == base else a
+            shown = tuple(new if name == end else v for name, v in ends.items())
+            if end not in ends:
+                shown = (*shown, new)
+        for v in shown:
+            mine = rest & carries[v]
+            if mine:
+                score += 3.0 if mine & (mine - 1) else 2.0
+            if not nxt & carries[v]:
+                score += -2.0 if partner else 2.0
+        if score > top:
+            top, best = score, action
+    return best
+
+
+def heaviest(legal: list[Action], rng: random.Random, noise: float) -> Action:
+    """The old playout policy: the heaviest tile, doubles first (kept for comparison)."""
+    if rng.random() < noise:
+        return rng.choice(legal)
+    best = legal[0]
+    top = -1.0
+    for action in legal:
+        a, b = action["tile"]
+        weight = a + b + (4.5 if a == b else 0.0) + rng.random()
+        if weight > top:
+            top, best = weight, action
+    return best
+
+
+class Search:
+    """One decision's search: the inference, the sampled deals and the playouts."""
+
+    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None) -> None:
+        self.rules = rules
+        self.plan = plan
+        self.view = view
+        self.hidden: dict[int, HiddenHand] = line_hidden_hands(view)
+        self.unseen: list[Tile] = unseen_tiles(view)
+        self.side = my_side(view)
+        self.teams = [list(t) for t in view.get("teams") or ()]
+        self.side_of = {seat: s for s, seats in enumerate(self.teams) for seat in seats}
+        self.players = len(view.get("hand_sizes") or ())
+        self.before: list[int] = [int(s) for s in view.get("scores") or ()]
+        self.hand = int(view.get("hand_number") or 0)
+        options = view.get("options") or {}
+        self.top = int(options.get("set", 6))
+        self.t = tables(self.top)
+        self.spinner = bool(options.get("spinner"))
+        self.fives = view.get("game") == "allfives"
+        self.base_view = self._base_view(view)
+        self.ends, self.spinner_value = self._ends(view)
+        self.reading: Reading | None = None
+        self.model: Model | None = None
+        if plan.beta > 0 and not self.fives and weights is not None:
+            self.reading = read_view(view)
+            if self.reading.plays:
+                self.model = Model(weights, plan.beta, plan.chance, self.top, plan.random_share)
+
+    def _base_view(self, view: View) -> View:
+        """The view the sampled states are built from: in Block and Draw a target of one point
+        ends the match at the end of this hand, so no next hand is dealt in the playouts; a
+        started hand's lead no longer needs the last hand."""
+        if self.fives:
+            return view
+        out = dict(view)
+        out["options"] = dict(view.get("options") or {}, target=1)
+        if any(e.get("type") == "play" for e in view.get("log") or ()):
+            out["last_hand"] = None
+        return out
+
+    def _ends(self, view: View) -> tuple[dict[str, int], int | None]:
+        ends = {str(e["id"]): int(e["value"]) for e in view.get("ends") or ()}
+        value = None
+        if self.spinner:
+            for event in view.get("log") or ():
+                if event.get("type") == "play":
+                    tile = tile_of(event["tile"])
+                    if tile.is_double:
+                        value = tile.low
+                        break
+        return ends, value
+
+    def deal(self, rng: random.Random) -> tuple[Any, Board, float]:
+        """A sampled state, its board, and the log-likelihood of the others' plays on it."""
+        weight = 0.0
+        if self.reading is not None and self.model is not None:
+            dealt = sample(self.reading, self.unseen, rng)
+            used = {t for tiles in dealt.values() for t, _ in tiles}
+            boneyard = [t for t in self.unseen if t not in used]
+            rng.shuffle(boneyard)
+            me = int(self.view["seat"])
+            hands = [list(hand_of(self.view)) if seat == me else [t for t, _ in dealt.get(seat, [])]
+                     for seat in range(self.players)]
+            weight = log_likelihood(self.model, self.reading, dealt)
+        else:
+            hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
+        state = self.rules.state_from_view(self.base_view, hands, boneyard)
+        board = Board(hands, boneyard, self.ends, spinner=self.spinner, spinner_value=self.spinner_value,
+                      stride=self.t.stride)
+        return state, board, weight
+
+    def playout(self, state: Any, board: Board, rng: random.Random) -> Any:
+        rules = self.rules
+        plan = self.plan
+        players = self.players
+        side_of = self.side_of
+        for _ in range(PLAYOUT_CAP):
+            seat = rules.to_move(state)
+            if seat is None or rules.hand_index(state) != self.hand:
+                return state
+            legal = rules.legal_actions(state)
+            if len(legal) == 1:
+                action = legal[0]
+            elif plan.smart:
+                nxt = (seat + 1) % players
+                action = smart_move(board, seat, legal, rng, noise=plan.noise, next_seat=nxt,
+                                    partner=side_of.get(nxt) == side_of.get(seat), t=self.t)
+            else:
+                action = heaviest(legal, rng, plan.noise)
+            board.apply(seat, action)
+            state = rules.advance(state, action)
+        return state
+
+    def outcome(self, state: Any) -> float:
+        after: list[int] = self.rules.scores(state)
+        gains = [a - b for a, b in zip(after, self.before)]
+        mine = gains[self.side]
+        others = [g for i, g in enumerate(gains) if i != self.side]
+        if not others:
+            return float(mine)
+        best = max(others)
+        bonus = self.plan.win_bonus if mine > best else -self.plan.win_bonus if mine < best else 0.0
+        return self.plan.pip_weight * (mine - sum(others) / len(others)) + bonus
+
+    def values(self, legal: Sequence[Action], rng: random.Random, budget: int) -> list[float]:
+        samples = max(2, budget // len(legal))
+        me = int(self.view["seat"])
+        rows: list[tuple[float, list[float]]] = []
+        for _ in range(samples):
+            state, board, weight = self.deal(rng)
+            stream = rng.getrandbits(64)
+            row = []
+            for action in legal:
+                b = board.copy()
+                b.apply(me, action)
+                after = self.rules.advance(state, action)
+                end = self.playout(after, b, random.Random(stream))
+                row.append(self.outcome(end))
+            rows.append((weight, row))
+        top = max(w for w, _ in rows)
+        weights = [math.exp(w - top) for w, _ in rows]
+        total = sum(weights)
+        return [sum(w * row[i] for w, (_, row) in zip(weights, rows)) / total for i in range(len(legal))]
+
+
+def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+           budget: int, plan: Plan, weights: Weights | None = None) -> Action:
+    """Search Medium's best `plan.candidates` actions and add its score as a prior."""
+    if len(legal) > plan.candidates:
+        ranked = sorted(range(len(legal)), key=lambda i: (-prior[i], i))[: plan.candidates]
+        keep = sorted(ranked)
+        legal = [legal[i] for i in keep]
+        prior = [prior[i] for i in keep]
+    values = Search(rules, view, plan, weights).values(legal, rng, budget)
+    values = [v + plan.prior_weight * p for v, p in zip(values, prior)]
+    best = max(range(len(legal)), key=lambda i: (values[i], -i))
+    return legal[best]
+
+
+def plan_for(view: View) -> Plan:
+    return PLANS.get(str(view.get("game")), PLANS["draw"])
+

@@ -1,0 +1,101 @@
+"""Hard's line-game search: its own bookkeeping agrees with the engine, its reading of plays
+with the voids, and a deal that explains the plays weighs more than one that does not."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.ai.inference import line_hidden_hands, tile_of, unseen_tiles
+from games.ai.line import WEIGHTS
+from games.ai.line_infer import Model, log_likelihood, read_view, sample
+from games.ai.line_search import PLANS, Search
+from games.core.tiles import make_tile
+
+from .support import positions, rules_or_skip
+
+LINE_CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("block", 2, {}),
+    ("block", 4, {"partnership": True, "hand_size": 7}),
+    ("draw", 2, {}),
+    ("draw", 4, {}),
+    ("allfives", 2, {}),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), LINE_CASES)
+def test_the_board_follows_the_engine_through_random_playouts(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """Hands and (line) ends tracked by the search equal what the engine's views show."""
+    rules = rules_or_skip(game)
+    rng = random.Random(3)
+    for state in positions(rules, players, options, b"board", steps=60)[2::9]:
+        view = rules.view(state, rules.to_move(state))
+        search = Search(rules, view, PLANS[game], WEIGHTS[game])
+        sampled, board, _ = search.deal(rng)
+        hand = search.hand
+        while rules.to_move(sampled) is not None and rules.hand_index(sampled) == hand:
+            seat = rules.to_move(sampled)
+            action = rng.choice(rules.legal_actions(sampled))
+            board.apply(seat, action)
+            sampled = rules.advance(sampled, action)
+            if rules.hand_index(sampled) != hand or rules.to_move(sampled) is None:
+                break
+            for k in range(players):
+                shown = {tile_of(t) for t in rules.view(sampled, k)["hand"]}
+                mine = set(_tiles(board.hands[k], board.stride))
+                assert shown == mine
+            ends = {e["id"]: e["value"] for e in rules.view(sampled, None)["ends"]}
+            for name in ("left", "right"):
+                assert board.ends.get(name) == ends.get(name)
+
+
+def _tiles(mask: int, stride: int) -> list[Any]:
+    out = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        i = bit.bit_length() - 1
+        out.append(make_tile(i // stride, i % stride))
+    return out
+
+
+@pytest.mark.parametrize(("game", "players", "options"), LINE_CASES)
+def test_the_timed_slots_carry_the_same_voids_as_the_inference(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    rules = rules_or_skip(game)
+    for state in positions(rules, players, options, b"slots", steps=120)[1::6]:
+        view = rules.view(state, rules.to_move(state))
+        reading = read_view(view)
+        hidden = line_hidden_hands(view)
+        assert set(reading.slots) == set(hidden)
+        for seat, slots in reading.slots.items():
+            assert sorted(sorted(s.banned) for s in slots) == sorted(sorted(s) for s in hidden[seat].slots)
+        dealt = sample(reading, unseen_tiles(view), random.Random(5))
+        for seat, tiles in dealt.items():
+            assert len(tiles) == view["hand_sizes"][seat]
+
+
+def _draw_view(log: list[dict[str, Any]], hand: list[list[int]], sizes: list[int]) -> dict[str, Any]:
+    return {"game": "draw", "seat": 0, "options": {"set": 6, "spinner": False}, "hand": hand,
+            "hand_sizes": sizes, "log": log}
+
+
+def test_a_deal_that_explains_a_light_play_weighs_more() -> None:
+    """Answering the 4-6 lead with the 0-4 while holding the 6-6 is unlike Medium, which
+    sheds a fitting double first: the deal without the double weighs more."""
+    log = [
+        {"type": "play", "seat": 0, "tile": [4, 6]},
+        {"type": "play", "seat": 1, "tile": [0, 4], "end": "left"},
+    ]
+    view = _draw_view(log, [[1, 1], [2, 2], [3, 3], [1, 2], [1, 3], [2, 3]], [6, 6])
+    reading = read_view(view)
+    model = Model(WEIGHTS["draw"], beta=2.0, chance=0.1, top=6, random_share=0.5)
+    rest = [make_tile(0, 0), make_tile(0, 1), make_tile(0, 2), make_tile(1, 5)]
+    with_double = {1: [(t, -1) for t in [make_tile(6, 6), *rest, make_tile(2, 5)]]}
+    without = {1: [(t, -1) for t in [make_tile(0, 5), *rest, make_tile(2, 5)]]}
+    assert log_likelihood(model, reading, with_double) < log_likelihood(model, reading, without)
