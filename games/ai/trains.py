@@ -8,42 +8,16 @@ public (`view["engine"]`), so it is never among the unseen tiles.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
+from games.ai import trains_search
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.policy import View
 from games.ai.search import heaviest_tile
+from games.ai.trains_policy import action_scores, longest_chain
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
-
-CHAIN_NODES = 4000
-
-
-def longest_chain(start: int, tiles: Sequence[Tile], limit: int = CHAIN_NODES) -> list[Tile]:
-    """The longest train (most tiles, then most pips) `tiles` can build from `start`."""
-    best: list[Tile] = []
-    best_key = (0, 0)
-    budget = [limit]
-    path: list[Tile] = []
-
-    def grow(value: int, left: list[Tile]) -> None:
-        nonlocal best, best_key
-        budget[0] -= 1
-        key = (len(path), sum(t.pips for t in path))
-        if key > best_key:
-            best, best_key = list(path), key
-        if budget[0] <= 0:
-            return
-        for i, tile in enumerate(left):
-            if tile.has(value):
-                path.append(tile)
-                grow(tile.other(value), left[:i] + left[i + 1:])
-                path.pop()
-
-    grow(start, list(tiles))
-    return best
 
 
 def own_end(view: View) -> int | None:
@@ -75,7 +49,11 @@ class TrainsKit:
     def special(
         self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
-        return None
+        """Mexican Train has its own search (see `trains_search.py`); Chicken Foot the generic one."""
+        if view.get("game") != "mexican_train":
+            return None
+        prior = self.prior(rules, view, legal, rng)
+        return trains_search.choose(rules, self, view, legal, prior=prior, rng=rng)
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
         scores = self.prior(rules, view, legal, rng)
@@ -83,45 +61,14 @@ class TrainsKit:
 
     def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
         """Medium's score of each action: shed pips along the planned train, answer doubles."""
-        me = view.get("seat")
-        mine = f"train:{me}"
+        me = int(view.get("seat") or 0)
         hand = list(hand_of(view))
         start = own_end(view)
         chain = longest_chain(start, hand) if start is not None else []
-        planned = set(chain)
-        opening = bool((view.get("turn_phase") or {}).get("first_turn"))
         ends = {str(e["id"]): e for e in view.get("ends") or ()}
-        out: list[float] = []
-        for action in legal:
-            if action["type"] == "end_turn":
-                # The opening chain stops where the plan ends.
-                on_plan = any(
-                    a["type"] == "play" and a.get("end") == mine and chain and tile_of(a["tile"]) == chain[0]
-                    for a in legal
-                )
-                out.append(-50.0 if on_plan else 50.0)
-                continue
-            if action["type"] != "play":
-                out.append(-100.0)
-                continue
-            tile = tile_of(action["tile"])
-            end = str(action.get("end"))
-            rest = [t for t in hand if t != tile]
-            score = float(tile.pips)
-            if end == mine:
-                score += 8.0 if chain and tile == chain[0] else 2.0
-                if (ends.get(mine) or {}).get("marker"):
-                    score += 4.0
-            elif tile in planned:
-                score -= 10.0
-            if tile.is_double and rest:
-                score += 10.0 if any(t.has(tile.low) for t in rest) else -15.0
-            if not rest:
-                score += 1000.0
-            if opening and end != mine:
-                score -= 5.0
-            out.append(score)
-        return out
+        marked = bool((ends.get(f"train:{me}") or {}).get("marker"))
+        opening = bool((view.get("turn_phase") or {}).get("first_turn"))
+        return action_scores(me, hand, chain, marked=marked, opening=opening, legal=legal)
 
     def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
         """Heaviest tile first, doubles a little earlier, one time in ten at random."""

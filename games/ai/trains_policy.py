@@ -1,0 +1,160 @@
+"""Medium's train heuristic, once, for views (Medium, Hard's prior) and full states (playouts).
+
+Hard's playouts must play the way the table plays: keep your own train along its planned
+chain, shed heavy tiles elsewhere, follow doubles, lift your marker. A heaviest-tile playout
+breaks the plan on every move and so misjudges every train decision; these functions let the
+playouts use Medium's own rule on the state, cheaply, by keeping each seat's plan while it
+stays valid instead of searching it again at every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.core.actions import Action
+from games.core.tiles import Tile, make_tile
+
+CHAIN_NODES = 4000
+#: The playouts search a seat's plan with far fewer nodes: it is replanned often and an
+#: almost-longest chain plays the same moves.
+PLAYOUT_CHAIN_NODES = 300
+
+
+def longest_chain(start: int, tiles: Sequence[Tile], limit: int = CHAIN_NODES) -> list[Tile]:
+    """The longest train (most tiles, then most pips) `tiles` can build from `start`.
+
+    A depth-first search over at most `limit` nodes, tiles tried in the order given; it keeps
+    the running length and pips and an index by number, as it runs inside every playout.
+    """
+    pool = list(tiles)
+    by_number: dict[int, list[int]] = {}
+    for i, tile in enumerate(pool):
+        by_number.setdefault(tile.low, []).append(i)
+        if tile.high != tile.low:
+            by_number.setdefault(tile.high, []).append(i)
+    used = [False] * len(pool)
+    path: list[int] = []
+    best: list[int] = []
+    best_key = (0, 0)
+    budget = limit
+
+    def grow(value: int, length: int, pips: int) -> None:
+        nonlocal best, best_key, budget
+        budget -= 1
+        if (length, pips) > best_key:
+            best, best_key = list(path), (length, pips)
+        if budget <= 0:
+            return
+        for i in by_number.get(value, ()):
+            if used[i]:
+                continue
+            tile = pool[i]
+            used[i] = True
+            path.append(i)
+            grow(tile.high if tile.low == value else tile.low, length + 1, pips + tile.low + tile.high)
+            path.pop()
+            used[i] = False
+
+    grow(start, 0, 0)
+    return [pool[i] for i in best]
+
+
+def action_scores(
+    me: int,
+    hand: Sequence[Tile],
+    chain: Sequence[Tile],
+    *,
+    marked: bool,
+    opening: bool,
+    legal: Sequence[Action],
+) -> list[float]:
+    """Medium's score of each action: shed pips along the planned train, answer doubles."""
+    mine = f"train:{me}"
+    planned = set(chain)
+    head = chain[0] if chain else None
+    on_plan = head is not None and any(
+        a["type"] == "play" and a.get("end") == mine and make_tile(*a["tile"]) == head for a in legal
+    )
+    out: list[float] = []
+    for action in legal:
+        kind = action["type"]
+        if kind == "end_turn":
+            # The opening chain stops where the plan ends.
+            out.append(-50.0 if on_plan else 50.0)
+            continue
+        if kind != "play":
+            out.append(-100.0)
+            continue
+        raw = action["tile"]
+        tile = make_tile(raw[0], raw[1])
+        end = action.get("end")
+        score = float(tile.pips)
+        if end == mine:
+            score += 8.0 if tile == head else 2.0
+            if marked:
+                score += 4.0
+        elif tile in planned:
+            score -= 10.0
+        left = len(hand) - 1
+        if tile.is_double and left:
+            score += 10.0 if any(t.has(tile.low) and t != tile for t in hand) else -15.0
+        if not left:
+            score += 1000.0
+        if opening and end != mine:
+            score -= 5.0
+        out.append(score)
+    return out
+
+
+def _valid(start: int, chain: Sequence[Tile], hand: frozenset[Tile]) -> bool:
+    value = start
+    for tile in chain:
+        if tile not in hand or not tile.has(value):
+            return False
+        value = tile.other(value)
+    return True
+
+
+class Planner:
+    """Each seat's planned chain along one playout, replanned only when the old one broke.
+
+    A seat whose hand and train end are unchanged keeps its plan as is (the search would find
+    it again); one whose plan still lies in its hand from its train's end (it drew, or played
+    elsewhere, or laid the plan's first tile) keeps what is left of it.
+    """
+
+    __slots__ = ("nodes", "plans")
+
+    def __init__(self, nodes: int = PLAYOUT_CHAIN_NODES) -> None:
+        self.plans: dict[int, tuple[int, tuple[Tile, ...], list[Tile]]] = {}
+        self.nodes = nodes
+
+    def chain(self, seat: int, start: int, hand: tuple[Tile, ...]) -> list[Tile]:
+        old = self.plans.get(seat)
+        if old is not None:
+            if old[0] == start and old[1] == hand:
+                return old[2]
+            held = frozenset(hand)
+            plan = old[2]
+            for kept in (plan, plan[1:]):
+                if kept and _valid(start, kept, held):
+                    self.plans[seat] = (start, hand, kept)
+                    return kept
+        fresh = longest_chain(start, hand, self.nodes)
+        self.plans[seat] = (start, hand, fresh)
+        return fresh
+
+
+def state_action(state: Any, legal: list[Action], planner: Planner) -> Action:
+    """Medium's move from a full Mexican Train state (the playout policy of Hard)."""
+    seat = state.turn
+    hand = state.hands[seat]
+    chain = planner.chain(seat, state.line_ends[seat], hand)
+    opening = not state.opened[seat] and not (state.open_doubles and not state.owed)
+    scores = action_scores(seat, hand, chain, marked=state.markers[seat], opening=opening, legal=legal)
+    best = 0
+    for i in range(1, len(scores)):
+        if scores[i] > scores[best]:
+            best = i
+    return legal[best]

@@ -1,0 +1,110 @@
+"""Hard at Mexican Train: Medium's best few moves, each played out many times the Medium way.
+
+Why not the generic search: its heaviest-tile playouts break every seat's planned train, so
+they misjudge exactly the choices that matter here, and six deals per move cannot tell two
+moves apart. Here every seat's playout follows Medium's own rule on the full state, every
+candidate is played on the same sampled deals (common random numbers), and Hard leaves
+Medium's choice only when another move is better by a clear margin over those deals, so it
+is never worse than Medium by more than the search's own rare mistakes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.ai.kit import Kit
+from games.ai.policy import View
+from games.ai.search import PLAYOUT_CAP, determinize, my_side
+from games.ai.trains_policy import Planner, state_action
+from games.core.actions import Action
+from games.core.protocol import Rules
+from games.core.tiles import pip_total
+
+#: Medium's best few actions are searched; the rest are almost never right.
+CANDIDATES = 4
+#: Work per decision, in playout tiles: the deals per candidate are this over the tiles
+#: still in hands (a playout's length) and the candidates, within the bounds below. So the
+#: long playouts of a fresh hand get fewer deals and a late decision gets more.
+WORK = 6000
+MIN_DEALS = 8
+MAX_DEALS = 40
+#: A candidate replaces Medium's choice only if its mean gain over it is this many
+#: standard errors above zero ...
+MARGIN_SE = 1.0
+#: ... and at least this many pips.
+MARGIN_PIPS = 0.5
+
+
+def playout(rules: Rules[Any], state: Any, first: Action) -> list[int]:
+    """The pips each seat takes in this hand after `first`, every seat playing Medium's rule.
+
+    A seat laying its last tile ends the playout before the engine scores the hand, and the
+    state searched is the match's last hand (see `last_hand_view`), so no playout pays for
+    the summary and the next deal the engine would build.
+    """
+    planner = Planner()
+    start = state.totals
+    action: Action | None = first
+    for _ in range(PLAYOUT_CAP):
+        seat = state.turn
+        if seat is None:
+            break
+        if action is None:
+            legal = rules.legal_actions(state)
+            action = legal[0] if len(legal) == 1 else state_action(state, legal, planner)
+        if action["type"] == "play" and len(state.hands[seat]) == 1:
+            return [0 if s == seat else pip_total(h, state.double_blank) for s, h in enumerate(state.hands)]
+        state = rules.advance(state, action)
+        action = None
+    return [a - b for a, b in zip(state.totals, start)]
+
+
+def last_hand_view(view: View) -> View:
+    """The view as if this hand were the match's last: the search never looks past it."""
+    options = dict(view.get("options") or {})
+    options["rounds"] = int(view.get("round") or 0) + 1
+    return {**view, "options": options}
+
+
+def gain(pips: Sequence[int], seat: int) -> float:
+    """The pips the others take this hand beyond ours (lower totals win): higher is better."""
+    others = [p for i, p in enumerate(pips) if i != seat]
+    return sum(others) / len(others) - pips[seat]
+
+
+def choose(
+    rules: Rules[Any],
+    kit: Kit,
+    view: View,
+    legal: list[Action],
+    *,
+    prior: Sequence[float],
+    rng: random.Random,
+    work: int | None = None,
+) -> Action:
+    """Medium's choice, unless a searched alternative beats it clearly on the same deals."""
+    order = sorted(range(len(legal)), key=lambda i: (-prior[i], i))
+    picked = order[:CANDIDATES]
+    base = picked[0]
+    if len(picked) < 2:
+        return legal[base]
+    tiles = max(1, sum(view.get("hand_sizes") or ()))
+    deals = min(MAX_DEALS, max(MIN_DEALS, (work or WORK) // (tiles * len(picked))))
+    seat = my_side(view)
+    searched = last_hand_view(view)
+    values: dict[int, list[float]] = {i: [] for i in picked}
+    for _ in range(deals):
+        state = determinize(rules, kit, searched, rng)
+        for i in picked:
+            values[i].append(gain(playout(rules, state, legal[i]), seat))
+    best, best_gain = base, 0.0
+    for i in picked[1:]:
+        diffs = [a - b for a, b in zip(values[i], values[base])]
+        mean = sum(diffs) / deals
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (deals - 1))
+        if mean > max(MARGIN_PIPS, MARGIN_SE * spread / math.sqrt(deals)) and mean > best_gain:
+            best, best_gain = i, mean
+    return legal[best]

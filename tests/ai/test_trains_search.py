@@ -1,0 +1,79 @@
+"""Hard's Mexican Train search: its playouts play Medium's rule and score hands as the engine does."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.ai import kit_for, make_bot
+from games.ai.search import determinize
+from games.ai.trains_policy import CHAIN_NODES, Planner, state_action
+from games.ai.trains_search import last_hand_view, playout
+
+from .support import positions, rules_or_skip
+
+
+def medium_positions(players: int, seed: bytes, steps: int) -> list[Any]:
+    """States of a match Medium plays at every seat, where the seat to move has a choice."""
+    rules = rules_or_skip("mexican_train")
+    bot = make_bot("mexican_train", "medium", seed=b"m")
+    state = rules.new_match(players=players, options={}, seed=seed)
+    out = []
+    for _ in range(steps):
+        if rules.to_move(state) is None:
+            break
+        view = rules.view(state, state.turn)
+        if len(view["legal"]) > 1:
+            out.append(state)
+        state = rules.apply(state, bot.choose(view))
+    return out
+
+
+def test_the_playout_policy_is_medium_on_the_full_state() -> None:
+    rules = rules_or_skip("mexican_train")
+    kit = kit_for("mexican_train")
+    checked = 0
+    for seed in (b"a", b"b"):
+        for state in medium_positions(4, seed, 250) + positions(rules, 3, {}, seed, 120)[1:]:
+            view = rules.view(state, state.turn)
+            if len(view["legal"]) < 2:
+                continue
+            legal = rules.legal_actions(state)
+            expected = kit.medium(rules, view, legal, random.Random(0))
+            assert state_action(state, legal, Planner(CHAIN_NODES)) == expected
+            checked += 1
+    assert checked > 100
+
+
+def test_a_playout_scores_the_hand_as_the_engine_does() -> None:
+    rules = rules_or_skip("mexican_train")
+    kit = kit_for("mexican_train")
+    rng = random.Random(3)
+    for state in medium_positions(4, b"score", 200)[::20]:
+        view = last_hand_view(rules.view(state, state.turn))
+        deal = determinize(rules, kit, view, rng)
+        first = rules.legal_actions(deal)[0]
+        pips = playout(rules, deal, first)
+        # The same moves through the engine to its own end of the hand.
+        planner = Planner()
+        end = rules.advance(deal, first)
+        while end.turn is not None:
+            legal = rules.legal_actions(end)
+            end = rules.advance(end, legal[0] if len(legal) == 1 else state_action(end, legal, planner))
+        assert pips == [a - b for a, b in zip(end.totals, deal.totals)]
+
+
+def test_hard_keeps_mediums_choice_when_the_search_has_no_room() -> None:
+    """With one candidate searched there is nothing to compare: Hard plays Medium's move."""
+    import games.ai.trains_search as search
+
+    rules = rules_or_skip("mexican_train")
+    saved = search.CANDIDATES
+    search.CANDIDATES = 1
+    try:
+        for state in medium_positions(4, b"same", 120)[::10]:
+            view = rules.view(state, state.turn)
+            hard = make_bot("mexican_train", "hard", seed=b"h").choose(view)
+            assert hard == make_bot("mexican_train", "medium", seed=b"h").choose(view)
+    finally:
+        search.CANDIDATES = saved
