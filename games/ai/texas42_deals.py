@@ -24,7 +24,7 @@ from games.ai.texas42_sim import (
     Deal,
     Trump,
     bits,
-    suit_strength,
+    strengths,
     table,
     trump_of,
 )
@@ -126,7 +126,7 @@ def bid_weight(initial: Sequence[int], bids: Sequence[tuple[int, int]], me: int,
     high: tuple[int, int] | None = None
     for position, (seat, value) in enumerate(bids):
         if seat != me:
-            strength = max(suit_strength(initial[seat], s) for s in range(7))
+            strength = max(strengths(initial[seat]))
             need = _next_bid(None if high is None else high[1])
             partner_high = high is not None and (high[0] - seat) % 2 == 0
             forced = force and position == 3 and high is None
@@ -147,15 +147,15 @@ def trump_weight(initial: int, trump: Trump) -> float:
     """How likely the bidder was to name `trump`: its strongest suit, or close to it."""
     if not isinstance(trump, int):
         return 1.0
-    strengths = [suit_strength(initial, s) for s in range(7)]
-    return math.exp((strengths[trump] - max(strengths)) / TRUMP_SOFT)
+    each = strengths(initial)
+    return math.exp((each[trump] - max(each)) / TRUMP_SOFT)
 
 
 def _fill(
     reading: Reading, rng: random.Random, strict: bool
 ) -> list[int] | None:
     """Hidden hands for the other seats, voids respected when `strict`."""
-    pool = bits(reading.unseen)
+    pool = list(bits(reading.unseen))
     rng.shuffle(pool)
     others = [s for s in range(SEATS) if s != reading.me]
     allowed = {s: ~reading.banned[s] if strict else ALL for s in others}

@@ -16,13 +16,26 @@ from collections.abc import Sequence
 from games.ai.inference import tile_of
 from games.ai.policy import View
 from games.ai.texas42_deals import PASS, Reading, read, weighted_deals
-from games.ai.texas42_sim import INDEX, SEATS, Deal, Table, playout, suit_strength, table, trump_of
+from games.ai.texas42_sim import (
+    INDEX,
+    SEATS,
+    Deal,
+    Solver,
+    Table,
+    playout,
+    suit_strength,
+    table,
+    trump_of,
+)
+from games.ai.texas42_sim import strengths as hand_strengths
 from games.core.actions import Action
 
 NOISE = 0.1
-PLAY_SAMPLES = 48
-TRUMP_SAMPLES = 48
-BID_SAMPLES = 64
+PLAY_SAMPLES = 96
+SOLVE_TRICKS = 3
+SOLVER_NODES = 4000
+TRUMP_SAMPLES = 96
+BID_SAMPLES = 96
 ATTEMPTS = 10
 MARGIN = 0.001
 BUDGET = 64
@@ -53,7 +66,12 @@ def _points_scoring(view: View) -> bool:
 
 
 def choose_play(view: View, legal: list[Action], rng: random.Random, samples: int = PLAY_SAMPLES) -> Action:
-    """The tile with the best mean outcome over plausible deals, each played out."""
+    """The tile with the best mean outcome over plausible deals.
+
+    Each deal is played out by Medium's policy, or, once few tricks are left, solved
+    exactly (every seat playing its best with all tiles known), which is where a playout's
+    blunders cost the most and an exact answer is cheap.
+    """
     reading = read(view)
     assert reading.deal is not None
     assert reading.declarer is not None
@@ -63,13 +81,20 @@ def choose_play(view: View, legal: list[Action], rng: random.Random, samples: in
     scoring = _points_scoring(view)
     deals = weighted_deals(reading, rng, samples, samples * ATTEMPTS, _force(view))
     tiles = [INDEX[tile_of(a["tile"])] for a in legal]
+    exact = sum(reading.sizes) - 1 <= 4 * SOLVE_TRICKS
     totals = [0.0] * len(legal)
     for hands in deals:
         stream = rng.getrandbits(64)
+        solver = Solver(tab, min(value, 42), reading.declarer % 2, SOLVER_NODES) if exact else None
         for i, tile in enumerate(tiles):
             deal = reading.deal.copy()
             deal.hands = list(hands)
             deal.play(tab, reading.me, tile)
+            made = solver.makes(deal.copy()) if solver is not None else None
+            if made is not None:
+                prize = award(value, scoring)
+                totals[i] += prize if made == (reading.declarer % 2 == reading.me % 2) else -prize
+                continue
             points = playout(tab, deal, random.Random(stream), NOISE)
             totals[i] += contract_value(points, reading.declarer, value, reading.me, scoring)
     best = max(range(len(legal)), key=lambda i: (totals[i], -i))
@@ -170,7 +195,7 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
     common = [0.0] * len(candidates)
     own = [[0.0] * len(mine) for _ in candidates]
     for hands in deals:
-        strengths = [max(suit_strength(hands[s], t) for t in range(7)) for s in range(SEATS)]
+        strengths = [max(each) for each in map(hand_strengths, hands)]
         points = _Playouts(hands, rng.getrandbits(64))
 
         for i, action in enumerate(candidates):
@@ -183,7 +208,8 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
                 for j, suit in enumerate(mine):
                     own[i][j] += contract_value(points.of(me, suit), me, won, me, scoring)
             else:
-                suit = max(range(7), key=lambda s: (suit_strength(hands[seat], s), -s))
+                each = hand_strengths(hands[seat])
+                suit = max(range(7), key=lambda s: (each[s], -s))
                 common[i] += contract_value(points.of(seat, suit), seat, won, me, scoring)
     totals = [common[i] + max(own[i]) for i in range(len(candidates))]
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))

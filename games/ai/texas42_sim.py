@@ -31,14 +31,20 @@ def count_of(tile: Tile) -> int:
 COUNT: tuple[int, ...] = tuple(count_of(t) for t in TILES)
 
 
-def bits(mask: int) -> list[int]:
+def _chunk_bits(chunk: int, offset: int) -> tuple[int, ...]:
+    return tuple(offset + i for i in range(7) if chunk >> i & 1)
+
+
+_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_chunk_bits(c, 7 * k) for c in range(128)) for k in range(4)
+)
+
+
+def bits(mask: int) -> tuple[int, ...]:
     """The tile indices of a mask, lowest first (the canonical order of the hand)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return (
+        _BITS[0][mask & 127] + _BITS[1][mask >> 7 & 127] + _BITS[2][mask >> 14 & 127] + _BITS[3][mask >> 21]
+    )
 
 
 def mask_of(tiles: Sequence[Tile]) -> int:
@@ -185,7 +191,8 @@ class Deal:
         self.trick_seats.append(seat)
         if len(self.trick) == SEATS:
             won = self.trick_seats[tab.winner(self.trick)]
-            self.points[won % 2] += 1 + sum(COUNT[t] for t in self.trick)
+            trick = self.trick
+            self.points[won % 2] += 1 + COUNT[trick[0]] + COUNT[trick[1]] + COUNT[trick[2]] + COUNT[trick[3]]
             self.leader = won
             self.trick = []
             self.trick_seats = []
@@ -211,7 +218,16 @@ def playout(tab: Table, deal: Deal, rng: random.Random, noise: float) -> list[in
 
 def suit_strength(hand: int, suit: int) -> float:
     """`texas42.suit_strength` on a mask (Medium's bidding and trump yardstick)."""
-    return sum(_STRENGTH[suit][t] for t in bits(hand))
+    return strengths(hand)[suit]
+
+
+def strengths(hand: int) -> tuple[float, ...]:
+    """`suit_strength` of the hand for each suit 0..6, by 7-tile chunks of the mask."""
+    a = _CHUNK_STRENGTH[0][hand & 127]
+    b = _CHUNK_STRENGTH[1][hand >> 7 & 127]
+    c = _CHUNK_STRENGTH[2][hand >> 14 & 127]
+    d = _CHUNK_STRENGTH[3][hand >> 21]
+    return tuple(a[s] + b[s] + c[s] + d[s] for s in range(7))
 
 
 def _strength_of(tile: Tile, suit: int) -> float:
@@ -296,3 +312,11 @@ class Solver:
 
 class _OutOfNodes(Exception):
     """The solver's node budget is spent."""
+
+
+_CHUNK_STRENGTH: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(
+        tuple(sum(_STRENGTH[s][t] for t in _BITS[k][c]) for s in range(7)) for c in range(128)
+    )
+    for k in range(4)
+)
