@@ -209,7 +209,11 @@ class Target:
         """What haproxy's consistent hash does for the deployment: one process per room."""
         return self.servers[zlib.crc32(code.encode()) % len(self.servers)]
 
-    async def open_room(self, index: int) -> Room:
+    async def prepare(self, index: int) -> Any:
+        """What a room needs before its sockets open (the game server: its REST calls)."""
+        return None
+
+    async def open_room(self, index: int, prepared: Any = None) -> Room:
         raise NotImplementedError
 
     def next_action(self, room: Room) -> tuple[Client, dict[str, Any]] | None:
@@ -256,8 +260,11 @@ class GameTarget(Target):
         http_json(f"{base}/api/rooms/{code}/start/", {}, token=tokens[0])
         return code, tokens
 
-    async def open_room(self, index: int) -> Room:
-        code, tokens = await asyncio.to_thread(self.create_room, index)
+    async def prepare(self, index: int) -> tuple[str, list[str]]:
+        return await asyncio.to_thread(self.create_room, index)
+
+    async def open_room(self, index: int, prepared: Any = None) -> Room:
+        code, tokens = prepared if prepared is not None else await self.prepare(index)
         room = Room(code, self.tally, random.Random(f"{self.seed}:{index}"))
         await self.connect(room, [f"/ws/rooms/{code}/?token={token}" for token in tokens])
         await wait_all_versions(room, 0)
@@ -282,7 +289,7 @@ class BareTarget(Target):
     #: Group names of one run only: a group left over in Redis would add stale members.
     run_tag = secrets.token_hex(4)
 
-    async def open_room(self, index: int) -> Room:
+    async def open_room(self, index: int, prepared: Any = None) -> Room:
         room = Room(f"{self.run_tag}-{index}", self.tally, random.Random(index))
         await self.connect(room, [f"/ws/bare/{room.code}/"] * PLAYERS)
         for client in room.clients:
@@ -446,12 +453,21 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
     rss_before = total_rss(target.servers)
     semaphore = asyncio.Semaphore(SETUP_CONCURRENCY)
 
-    async def opened(index: int) -> Room:
+    async def prepared(index: int) -> Any:
         async with semaphore:
-            return await target.open_room(index)
+            return await target.prepare(index)
+
+    async def opened(index: int, ready: Any) -> Room:
+        async with semaphore:
+            return await target.open_room(index, ready)
 
     setup_started = time.perf_counter()
-    rooms = list(await asyncio.gather(*(opened(i) for i in range(args.rooms))))
+    # Rooms first, then their sockets: the memory of the sockets alone is measured apart
+    # from the memory that creating and starting the rooms left behind.
+    ready = list(await asyncio.gather(*(prepared(i) for i in range(args.rooms))))
+    await asyncio.sleep(1.0)
+    rss_rooms = total_rss(target.servers)
+    rooms = list(await asyncio.gather(*(opened(i, r) for i, r in enumerate(ready))))
     setup_seconds = time.perf_counter() - setup_started
     cpu_before = total_cpu(target.servers)
     await asyncio.sleep(args.settle)
@@ -477,6 +493,7 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
         "setup_seconds": round(setup_seconds, 1),
         "rss_idle_mib": round(rss_idle / 2**20, 1),
         "memory_per_connection_kib": round((rss_idle - rss_before) / connections / 1024, 1),
+        "memory_per_socket_kib": round((rss_idle - rss_rooms) / connections / 1024, 1),
         "idle_server_cpu_percent": round(idle_cpu * 100, 1),
         "phases": summaries,
         **target.tally.summary(),
@@ -527,6 +544,10 @@ def ratios(server: dict[str, Any], bare: dict[str, Any]) -> dict[str, Any]:
         out["memory per connection server/bare"] = round(
             server["memory_per_connection_kib"] / bare["memory_per_connection_kib"], 2
         )
+    if bare["memory_per_socket_kib"] > 0:
+        out["memory per socket server/bare"] = round(
+            server["memory_per_socket_kib"] / bare["memory_per_socket_kib"], 2
+        )
     return out
 
 
@@ -569,7 +590,8 @@ def print_table(report: dict[str, Any]) -> None:
     for result in report["results"]:
         print(f"== {result['target']}: {result['rooms']} rooms, {result['connections']} sockets, "
               f"{report['processes']} processes; setup {result['setup_seconds']} s")
-        print(f"   memory: {result['memory_per_connection_kib']} KiB per idle connection "
+        print(f"   memory: {result['memory_per_connection_kib']} KiB per idle connection with its room's "
+              f"share, {result['memory_per_socket_kib']} KiB for the socket alone "
               f"(RSS {result['rss_idle_mib']} MiB in all); "
               f"server CPU while idle {result['idle_server_cpu_percent']}%")
         print(f"   {'phase':<30} actions/s    p50 ms    p99 ms    max ms  actions  cpu ms/action")

@@ -39,15 +39,16 @@ def match_current(room: Room) -> Match | None:
 
 
 def match_state(match: Match) -> Any:
-    """The state at `match.version`: from the memo, then Redis, else replayed from the log."""
+    """The state at `match.version`: from the memo, then Redis (an entry at most a few
+    versions old, the actions after it replayed), else replayed from the whole log."""
     code = match.room.code
     state = state_cache.memo_get(code, match.number, match.version)
     if state is not None:
         return state
     rules = get_rules(match.game)
-    dump = state_cache.dump_get(code, match.number, match.version)
-    if dump is not None:
-        state = rules.load(dump)
+    found = state_cache.dump_get(code, match.number, match.version)
+    if found is not None:
+        state = match_replay(match, from_version=found[0], state=rules.load(found[1]))
     else:
         state = match_replay(match)
         state_cache.dump_put(code, match.number, match.version, rules.dump(state))
@@ -55,12 +56,16 @@ def match_state(match: Match) -> Any:
     return state
 
 
-def match_replay(match: Match) -> Any:
-    """Rebuild the state from the master seed and the action log (checked, step by step)."""
+def match_replay(match: Match, *, from_version: int = 0, state: Any = None) -> Any:
+    """Rebuild the state from the master seed and the action log (checked, step by step),
+    or from `state` at `from_version` with the actions after it."""
     rules = get_rules(match.game)
-    state = rules.new_match(match.players, match.options, seed=bytes(match.seed))
-    records = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
-    for action in records.values_list("action", flat=True):
+    if state is None:
+        state, from_version = rules.new_match(match.players, match.options, seed=bytes(match.seed)), 0
+    if from_version == match.version:
+        return state
+    records = ActionRecord.objects.filter(match=match, seq__gt=from_version, seq__lte=match.version)
+    for action in records.order_by("seq").values_list("action", flat=True):
         state = rules.apply(state, action)
     return state
 

@@ -20,6 +20,9 @@ from django.conf import settings
 from lobby.embedded_redis import ensure_configured
 
 MEMO_SIZE = 512
+#: The state is written to Redis at every this many versions (and when a match ends): a
+#: process that finds an older entry replays only the actions after it.
+DUMP_EVERY = 8
 
 # Write only if newer, so a slow writer never replaces a later version.
 _PUT_IF_NEWER = """
@@ -70,13 +73,19 @@ def memo_put(code: str, match_number: int, version: int, state: Any) -> None:
                 _memo.popitem(last=False)
 
 
-def dump_get(code: str, match_number: int, version: int) -> dict[str, Any] | None:
-    """The dumped state at exactly `version`, or None (missing, older or newer)."""
+def dump_wanted(version: int, over: bool) -> bool:
+    """Whether the state at `version` is worth writing to Redis."""
+    return over or version % DUMP_EVERY == 0
+
+
+def dump_get(code: str, match_number: int, version: int) -> tuple[int, dict[str, Any]] | None:
+    """The newest dumped state at `version` or before it, with its version; None when the
+    entry is missing or newer (a newer entry belongs to a log this reader has not seen)."""
     raw = client().hmget(key(code, match_number), ["v", "s"])
-    if raw[0] is None or int(raw[0]) != version or raw[1] is None:
+    if raw[0] is None or int(raw[0]) > version or raw[1] is None:
         return None
     data: dict[str, Any] = json.loads(raw[1])
-    return data
+    return int(raw[0]), data
 
 
 def dump_put(code: str, match_number: int, version: int, dump: dict[str, Any]) -> None:

@@ -113,6 +113,7 @@ def _state_changed(room: Room, match: Match, state: Any, due_possible: bool = Tr
     """After the commit: cache the state, send every seat its view, and wake the AI (the
     seat to move is read only when `due_possible`: an AI or stand-in could play, or a timer)."""
     code, number, version, game, players = room.code, match.number, match.version, match.game, match.players
+    over = match.is_over
     mover = None if match.to_move is None or not due_possible else room.seats.get(index=match.to_move)
 
     def after() -> None:
@@ -124,9 +125,10 @@ def _state_changed(room: Room, match: Match, state: Any, due_possible: bool = Tr
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)
         bots.due_schedule(room, match, mover)
-        # Off the request's thread: the memo serves this process meanwhile, and another
-        # process that misses the entry replays the log, as for any missing entry.
-        background().write(_dump_put, code, number, version, game, state)
+        # Off the request's thread, and every few versions: the memo serves this process,
+        # and another process replays the actions after the newest entry.
+        if state_cache.dump_wanted(version, over):
+            background().write(_dump_put, code, number, version, game, state)
 
     transaction.on_commit(after)
 

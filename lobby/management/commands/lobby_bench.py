@@ -47,9 +47,9 @@ def _fanout_costs(code: str, players: int, rounds: int = 200) -> dict[str, float
     t0 = time.perf_counter()
     for _ in range(rounds):
         for seat in seats:
-            dump = state_cache.dump_get(code, match.number, match.version)
-            assert dump is not None
-            rules.view(rules.load(dump), seat)
+            found = state_cache.dump_get(code, match.number, match.version)
+            assert found is not None
+            rules.view(rules.load(found[1]), seat)
     notice_ms = (time.perf_counter() - t0) / rounds * 1000
     return {
         "publish_views_ms_per_action": round(views_ms, 3),
