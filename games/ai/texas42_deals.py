@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.ai.inference import tile_of
 from games.ai.policy import View
@@ -24,6 +24,7 @@ from games.ai.texas42_sim import (
     Deal,
     Trump,
     bits,
+    medium_play,
     strengths,
     table,
     trump_of,
@@ -32,6 +33,8 @@ from games.ai.texas42_sim import (
 PASS = 0
 SOFT = 2.0
 TRUMP_SOFT = 3.0
+OPPONENT_ODD = 0.4
+PARTNER_ODD = 0.8
 
 
 @dataclass(slots=True)
@@ -48,6 +51,7 @@ class Reading:
     trump: Trump = None
     declarer: int | None = None
     deal: Deal | None = None
+    plays: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def unseen(self) -> int:
@@ -91,6 +95,7 @@ def read(view: View) -> Reading:
             if trick and not tab.follow[tab.led[trick[0]]] >> tile & 1:
                 banned[seat] |= tab.follow[tab.led[trick[0]]]
             played[seat] |= 1 << tile
+            reading.plays.append((seat, tile, len(trick)))
             trick.append(tile)
             seats.append(seat)
         elif kind == "trick":
@@ -187,11 +192,40 @@ def sample_hands(reading: Reading, rng: random.Random) -> list[int]:
     raise ValueError("no deal of the unseen tiles fits the view")
 
 
-def weight_of(reading: Reading, hands: Sequence[int], force: bool) -> float:
+def weight_of(reading: Reading, hands: Sequence[int], force: bool, floor: float = 0.0) -> float:
+    """The auction's and the tricks' likelihood of this deal; 0 as soon as it falls below `floor`."""
     initial = [hands[s] | reading.played[s] for s in range(SEATS)]
     weight = bid_weight(initial, reading.bids, reading.me, force)
     if reading.declarer is not None and reading.declarer != reading.me:
         weight *= trump_weight(initial[reading.declarer], reading.trump)
+    if weight < floor or not reading.plays:
+        return weight
+    return play_weight(reading, initial, weight, floor)
+
+
+def play_weight(reading: Reading, initial: Sequence[int], weight: float, floor: float) -> float:
+    """`weight` times a discount for every play of another seat that Medium's policy would not make.
+
+    Plain players win cheaply, feed count to a winning partner and lead trumps while they
+    hold two: a deal where a seat's tiles were played against that grain is less likely.
+    A partner is discounted less, since it is more often a searching player.
+    """
+    tab = table(reading.trump)
+    holding = list(initial)
+    trick: list[int] = []
+    seats: list[int] = []
+    for seat, tile, position in reading.plays:
+        if position == 0:
+            trick, seats = [], []
+        if seat != reading.me:
+            legal = tab.legal(holding[seat], trick[0] if trick else None)
+            if legal & (legal - 1) and medium_play(tab, legal, trick, seats, seat) != tile:
+                weight *= PARTNER_ODD if (seat - reading.me) % 2 == 0 else OPPONENT_ODD
+                if weight < floor:
+                    return 0.0
+        holding[seat] &= ~(1 << tile)
+        trick.append(tile)
+        seats.append(seat)
     return weight
 
 
@@ -208,8 +242,9 @@ def weighted_deals(
         if len(kept) >= count:
             break
         hands = sample_hands(reading, rng)
-        weight = weight_of(reading, hands, force)
-        if rng.random() < weight:
+        draw = rng.random()
+        weight = weight_of(reading, hands, force, draw)
+        if draw < weight:
             kept.append(hands)
         else:
             spare.append((weight, tries, hands))
