@@ -78,7 +78,8 @@ class LineKit:
     prior_weight = 1.0
 
     def budget(self, view: View) -> int:
-        return 240 if len(view.get("hand_sizes") or ()) <= 2 else 160
+        plan = plan_for(view)
+        return plan.budget_two if len(view.get("hand_sizes") or ()) <= 2 else plan.budget_more
 
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         return line_hidden_hands(view)
