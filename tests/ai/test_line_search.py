@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from games.ai import make_bot
 from games.ai.inference import line_hidden_hands, tile_of, unseen_tiles
 from games.ai.line import WEIGHTS
 from games.ai.line_infer import Model, log_likelihood, read_view, sample
-from games.ai.line_search import PLANS, Search
+from games.ai.line_search import PLANS, Board, Search, heaviest, medium_move
 from games.core.tiles import make_tile
 
 from .support import positions, rules_or_skip
@@ -99,3 +100,31 @@ def test_a_deal_that_explains_a_light_play_weighs_more() -> None:
     with_double = {1: [(t, -1) for t in [make_tile(6, 6), *rest, make_tile(2, 5)]]}
     without = {1: [(t, -1) for t in [make_tile(0, 5), *rest, make_tile(2, 5)]]}
     assert log_likelihood(model, reading, with_double) < log_likelihood(model, reading, without)
+
+
+def test_the_playouts_medium_plays_as_medium_does() -> None:
+    """The playout policy of Draw is Medium's score on the full deal: on real positions of
+    Medium's own matches it makes Medium's choice far more often than the heaviest tile."""
+    rules = rules_or_skip("draw")
+    bots = [make_bot("draw", "medium", seed=b"a"), make_bot("draw", "medium", seed=b"b")]
+    same = heavy = total = 0
+    for match in range(12):
+        state = rules.new_match(players=2, options={}, seed=f"agree:{match}".encode())
+        while rules.to_move(state) is not None and rules.hand_index(state) == 0:
+            seat = rules.to_move(state)
+            view = rules.view(state, seat)
+            chosen = bots[seat].choose(view)
+            legal = [dict(a) for a in view["legal"]]
+            if len(legal) > 1 and view["log"]:
+                search = Search(rules, view, PLANS["draw"], WEIGHTS["draw"])
+                truth = [[tile_of(t) for t in rules.view(state, k)["hand"]] for k in range(2)]
+                board = Board(truth, [], search.ends, spinner=False, spinner_value=None,
+                              stride=search.t.stride, unplayed=search.unplayed)
+                rng = random.Random(1)
+                same += medium_move(board, seat, legal, rng, noise=0.0, w=WEIGHTS["draw"], t=search.t) == chosen
+                heavy += heaviest(legal, rng, 0.0) == chosen
+                total += 1
+            state = rules.apply(state, chosen)
+    assert total >= 60
+    assert same / total >= 0.85
+    assert same > heavy
