@@ -1,18 +1,23 @@
 """Hard's search for Block, Draw and All Fives, run from the line kit's `special` hook.
 
 The same determinized Monte Carlo as `search.py` (every candidate played out on the same
-sampled deals with the same random stream), with three changes that measured better:
+sampled deals with the same random stream), with these changes, each per game in `PLANS`:
 
 - The playouts follow each seat's hand, which the search knows on its own sampled deal
-  (the hands it dealt and the boneyard in draw order), so the playout policy can be
-  Medium-like instead of "heaviest tile": keep numbers you can answer, shed doubles and
-  heavy tiles, close numbers the next seat lacks, never your partner's.
-- The inference is done once per decision, not once per sampled deal, and in Block and Draw
+  (the hands it dealt and the boneyard in draw order), so the playout policy need not be
+  "heaviest tile": in Draw every seat plays Medium's own score on the sampled deal (the
+  opponent modelled as the heuristic it most likely is); in Block a partner-aware rule of
+  thumb (keep numbers you can answer, close numbers the next seat lacks, never your
+  partner's).
+- In Draw the sampled deals are weighted by how likely the other seats' plays were under a
+  Medium-like model of them (`line_infer.py`), so a deal that explains their choices counts
+  for more than one that only respects their voids.
+- The inference is read once per decision, not once per sampled deal, and in Block and Draw
   the sampled state carries a target of one point: the search never looks past the hand, so
   the engine need not deal a next hand at the end of every playout. The time saved buys
-  more playouts.
-- The outcome of a hand is weighted for what the games are won by: the hand itself in
-  Block and Draw rounds (a win is worth far more than its pips), points in All Fives.
+  the extra work above.
+- A won Draw hand counts for more against its pips than before (the rounds are won by the
+  hand); All Fives keeps the old playouts and weights, whose figures met their aim.
 """
 
 from __future__ import annotations
