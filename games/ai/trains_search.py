@@ -2,10 +2,9 @@
 
 Why not the generic search: its heaviest-tile playouts break every seat's planned train, so
 they misjudge exactly the choices that matter here, and six deals per move cannot tell two
-moves apart. Here every seat's playout follows Medium's own rule on the full state, every
-candidate is played on the same sampled deals (common random numbers), and Hard leaves
-Medium's choice only when another move is better by a clear margin over those deals, so it
-is never worse than Medium by more than the search's own rare mistakes.
+moves apart. Here every seat's playout follows Medium's own rule on the full state for a few
+turns, every candidate is played on the same sampled deals (common random numbers), and Hard
+leaves Medium's choice only when another move is better by a clear margin over those deals.
 """
 
 from __future__ import annotations
@@ -25,12 +24,12 @@ from games.core.tiles import pip_total
 
 #: Medium's best few actions are searched; the rest are almost never right.
 CANDIDATES = 4
-#: Work per decision, in playout tiles: the deals per candidate are this over the tiles
-#: still in hands (a playout's length) and the candidates, within the bounds below. So the
-#: long playouts of a fresh hand get fewer deals and a late decision gets more.
-WORK = 6000
-MIN_DEALS = 8
-MAX_DEALS = 40
+#: Sampled deals per decision; every candidate is played out on each (work, not time).
+DEALS = 80
+#: Playouts stop after this many moves and count the pips then held. A short look ahead on
+#: many deals judges a move better than whole hands on few: the rest of a hand is mostly the
+#: luck of the draw, which drowns the difference one move makes.
+HORIZON = 12
 #: A candidate replaces Medium's choice only if its mean gain over it is this many
 #: standard errors above zero ...
 MARGIN_SE = 1.0
@@ -38,20 +37,22 @@ MARGIN_SE = 1.0
 MARGIN_PIPS = 0.5
 
 
-def playout(rules: Rules[Any], state: Any, first: Action) -> list[int]:
-    """The pips each seat takes in this hand after `first`, every seat playing Medium's rule.
+def playout(rules: Rules[Any], state: Any, first: Action, horizon: int = PLAYOUT_CAP) -> list[int]:
+    """The pips each seat holds `horizon` moves after `first` (or takes, if the hand ends first).
 
-    A seat laying its last tile ends the playout before the engine scores the hand, and the
-    state searched is the match's last hand (see `last_hand_view`), so no playout pays for
-    the summary and the next deal the engine would build.
+    Every seat plays Medium's rule. A seat laying its last tile ends the playout before the
+    engine scores the hand, and the state searched is the match's last hand (see
+    `last_hand_view`), so no playout pays for the summary and the next deal the engine builds.
     """
     planner = Planner()
     start = state.totals
     action: Action | None = first
-    for _ in range(PLAYOUT_CAP):
+    for step in range(PLAYOUT_CAP):
         seat = state.turn
         if seat is None:
             break
+        if step >= horizon:
+            return [pip_total(h, state.double_blank) for h in state.hands]
         if action is None:
             legal = rules.legal_actions(state)
             action = legal[0] if len(legal) == 1 else state_action(state, legal, planner)
@@ -83,7 +84,7 @@ def choose(
     *,
     prior: Sequence[float],
     rng: random.Random,
-    work: int | None = None,
+    deals: int | None = None,
 ) -> Action:
     """Medium's choice, unless a searched alternative beats it clearly on the same deals."""
     order = sorted(range(len(legal)), key=lambda i: (-prior[i], i))
@@ -91,15 +92,14 @@ def choose(
     base = picked[0]
     if len(picked) < 2:
         return legal[base]
-    tiles = max(1, sum(view.get("hand_sizes") or ()))
-    deals = min(MAX_DEALS, max(MIN_DEALS, (work or WORK) // (tiles * len(picked))))
+    deals = max(2, deals or DEALS)
     seat = my_side(view)
     searched = last_hand_view(view)
     values: dict[int, list[float]] = {i: [] for i in picked}
     for _ in range(deals):
         state = determinize(rules, kit, searched, rng)
         for i in picked:
-            values[i].append(gain(playout(rules, state, legal[i]), seat))
+            values[i].append(gain(playout(rules, state, legal[i], HORIZON), seat))
     best, best_gain = base, 0.0
     for i in picked[1:]:
         diffs = [a - b for a, b in zip(values[i], values[base])]
