@@ -36,8 +36,9 @@ class TrainsKit:
     win_bonus = 4.0
 
     def budget(self, view: View) -> int:
-        # Chicken Foot hands run longer (every double freezes the table), so fewer playouts.
-        return 16 if view.get("game") == "chicken_foot" else 30
+        # Chicken Foot hands run longer (every double freezes the table), so fewer playouts;
+        # Mexican Train's own search plays short playouts, so many more.
+        return 16 if view.get("game") == "chicken_foot" else trains_search.PLAYOUTS
 
     def hidden(self, view: View) -> dict[int, HiddenHand]:
         return line_hidden_hands(view)
@@ -53,7 +54,7 @@ class TrainsKit:
         if view.get("game") != "mexican_train":
             return None
         prior = self.prior(rules, view, legal, rng)
-        return trains_search.choose(rules, self, view, legal, prior=prior, rng=rng)
+        return trains_search.choose(rules, self, view, legal, prior=prior, rng=rng, playouts=budget)
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
         scores = self.prior(rules, view, legal, rng)

@@ -24,8 +24,9 @@ from games.core.tiles import pip_total
 
 #: Medium's best few actions are searched; the rest are almost never right.
 CANDIDATES = 4
-#: Sampled deals per decision; every candidate is played out on each (work, not time).
-DEALS = 80
+#: Playouts per decision (work, not time): `PLAYOUTS // CANDIDATES` sampled deals, every
+#: candidate played out on each.
+PLAYOUTS = 320
 #: Playouts stop after this many moves and count the pips then held. A short look ahead on
 #: many deals judges a move better than whole hands on few: the rest of a hand is mostly the
 #: luck of the draw, which drowns the difference one move makes.
@@ -84,7 +85,7 @@ def choose(
     *,
     prior: Sequence[float],
     rng: random.Random,
-    deals: int | None = None,
+    playouts: int | None = None,
 ) -> Action:
     """Medium's choice, unless a searched alternative beats it clearly on the same deals."""
     order = sorted(range(len(legal)), key=lambda i: (-prior[i], i))
@@ -92,7 +93,7 @@ def choose(
     base = picked[0]
     if len(picked) < 2:
         return legal[base]
-    deals = max(2, deals or DEALS)
+    deals = max(2, (playouts or PLAYOUTS) // CANDIDATES)
     seat = my_side(view)
     searched = last_hand_view(view)
     values: dict[int, list[float]] = {i: [] for i in picked}
