@@ -210,6 +210,10 @@ class Texas42Kit:
     def special(
         self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
+        """Hard's bid, trump and play, searched on bitmask deals (`texas42_hard`).
+
+        Rooms with nello fall back to the simulated bid here and the generic search.
+        """
         decision = texas42_hard.decide(view, legal, rng, budget)
         if decision is not None:
             return decision
