@@ -17,6 +17,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from games.ai.inference import EndTracker, initial_sizes, set_top, tile_of
@@ -170,6 +171,7 @@ def _bit(tile: Tile, stride: int) -> int:
     return 1 << (tile.low * stride + tile.high)
 
 
+@cache
 def _carries(top: int) -> tuple[int, ...]:
     stride = top + 1
     return tuple(sum(1 << (min(n, m) * stride + max(n, m)) for m in range(stride)) for n in range(stride))

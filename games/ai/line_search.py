@@ -77,7 +77,7 @@ class Plan:
 PLANS: dict[str, Plan] = {
     "block": Plan(budget_two=240, budget_more=320, candidates=6, win_bonus=15.0, pip_weight=1.0,
                   prior_weight=1.0, noise=0.125, smart=True),
-    "draw": Plan(budget_two=300, budget_more=320, candidates=6, win_bonus=30.0, pip_weight=1.0,
+    "draw": Plan(budget_two=260, budget_more=320, candidates=6, win_bonus=30.0, pip_weight=1.0,
                  prior_weight=1.0, noise=0.125, smart=True, beta=2.0, chance=0.1, random_share=0.5,
                  medium=True),
     "allfives": Plan(budget_two=240, budget_more=160, candidates=6, win_bonus=15.0, pip_weight=1.0,
