@@ -4,9 +4,11 @@ frames, calls services and forwards what the room publishes. No rules logic live
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -72,13 +74,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     code: str = ""
     connection: str = ""
     joined: bool = False
+    welcomed: bool = False
     seat: int | None = None
     name: str = ""
     #: (match number, version) of the newest state sent: never send an older one.
     sent: tuple[int, int] = (-1, -1)
     bound: bool = False
-    #: While this connection's action is being applied, the newest frame that came meanwhile.
-    acting: bool = False
+    #: While this connection's action or snapshot is under way, the newest frame that came
+    #: meanwhile: it goes out after the ack or the snapshot, so versions never go back.
+    holding: bool = False
     held: tuple[tuple[int, int], str] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -117,11 +121,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.seat = None if seat is None else seat.index
         self.name = "" if seat is None else seat.name
         self.bound = True
+        # Joined before the snapshot is read, so no later change is missed; what the hub
+        # brings before the welcome is out waits (a state) or is superseded by the
+        # snapshot's own room frame (room info).
         await hub().join(self.code, self)
         self.joined = True
         await self.accept()
         bots.sweeper_ensure()
         await self.send_json(protocol.welcome_frame(self.seat, self.code))
+        self.welcomed = True
         await self._send_snapshot(with_room=True)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
@@ -137,12 +145,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         raise StopConsumer()
 
     async def _send_snapshot(self, with_room: bool) -> None:
-        room_info, number, version, view = await _db(_snapshot)(self.code, self.seat)
-        if with_room:
-            await self.send_json(protocol.room_frame(room_info))
-        if view is not None:
-            self.sent = max(self.sent, (number, version))
-            await self.send_json(protocol.state_frame(version, view))
+        """The room and this seat's state now; a newer state arriving meanwhile follows it."""
+        async with self._holding():
+            room_info, number, version, view = await _db(_snapshot)(self.code, self.seat)
+            if with_room:
+                await self.send_json(protocol.room_frame(room_info))
+            if view is not None and (number, version) >= self.sent:
+                self.sent = (number, version)
+                await self.send_json(protocol.state_frame(version, view))
 
     # Client frames ----------------------------------------------------------------------
     async def websocket_receive(self, message: dict[str, Any]) -> None:
@@ -176,8 +186,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             raise UnauthorizedError("spectators cannot act: join a seat with its token")
         # The state an action makes can reach the hub before the database call returns
         # here: it is held back, so this connection always reads its ack first.
-        self.acting = True
-        try:
+        async with self._holding():
             ack = await _db(services.action_submit)(
                 self.code,
                 self.seat,
@@ -187,8 +196,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 actor="seat",
             )
             await self.send_json(protocol.ack_frame(inbound.id, ack.version))
+
+    @contextlib.asynccontextmanager
+    async def _holding(self) -> AsyncIterator[None]:
+        self.holding = True
+        try:
+            yield
         finally:
-            self.acting = False
+            self.holding = False
             held, self.held = self.held, None
             if held is not None:
                 await self._forward(*held)
@@ -209,6 +224,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if kind not in ROOM_EVENTS:
             logger.error("dropped a room event of unknown type %r", kind)
             return
+        if not self.welcomed and kind in ("lobby.room", "lobby.chat"):
+            return
         await getattr(self, kind.replace(".", "_"))(event)
 
     async def lobby_views(self, event: dict[str, Any]) -> None:
@@ -219,7 +236,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             logger.error("a views event of room %s carried no frame for seat %r", self.code, self.seat)
             return
         stamp = (int(event["match"]), int(event["version"]))
-        if self.acting:
+        if self.holding or not self.welcomed:
             if self.held is None or stamp > self.held[0]:
                 self.held = (stamp, frame)
             return

@@ -14,8 +14,11 @@ test's loop), and is created on the first connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 import weakref
+from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
@@ -44,43 +47,65 @@ class RoomHub:
         self.rooms: dict[str, set[Member]] = {}
         self.members: dict[str, Member] = {}
         self._lock = asyncio.Lock()
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def join(self, code: str, member: Member) -> None:
         """Deliver the room's events to `member` from now on (subscribed when this returns)."""
-        async with self._lock:
-            layer = get_channel_layer()
-            assert layer is not None
-            if self.channel is None:
-                self.channel = await layer.new_channel("hub.")
-                self._task = asyncio.get_running_loop().create_task(self._receive_forever())
+        channel = await self._channel()
+        async with self._room_locked(code):
             local = self.rooms.setdefault(code, set())
             if not local:
-                await layer.group_add(room_group(code), self.channel)
+                await channel_layer().group_add(room_group(code), channel)
             local.add(member)
             self.members[member.connection] = member
 
     async def leave(self, code: str, member: Member) -> None:
-        async with self._lock:
-            if self.members.get(member.connection) is member:
-                del self.members[member.connection]
+        if self.members.get(member.connection) is member:
+            del self.members[member.connection]
+        async with self._room_locked(code):
             local = self.rooms.get(code)
             if local is None or member not in local:
                 return
             local.discard(member)
             if not local and self.channel is not None:
                 del self.rooms[code]
-                layer = get_channel_layer()
-                assert layer is not None
-                await layer.group_discard(room_group(code), self.channel)
+                await channel_layer().group_discard(room_group(code), self.channel)
 
-    async def _receive_forever(self) -> None:
-        layer = get_channel_layer()
-        assert layer is not None
-        assert self.channel is not None
+    @contextlib.asynccontextmanager
+    async def _room_locked(self, code: str) -> AsyncIterator[None]:
+        """Joins and leaves of one room in turn; per room, so one slow subscription never
+        holds up the sockets of other rooms. The lock goes when nobody holds or awaits it."""
+        lock, users = self._locks.get(code, (asyncio.Lock(), 0))
+        self._locks[code] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[code]
+            if users == 1:
+                del self._locks[code]
+            else:
+                self._locks[code] = (lock, users - 1)
+
+    async def _channel(self) -> str:
+        async with self._lock:
+            if self.channel is None:
+                self.channel = await channel_layer().new_channel("hub.")
+            if self._task is None or self._task.done():
+                self._task = asyncio.get_running_loop().create_task(self._receive_forever(self.channel))
+            return self.channel
+
+    async def _receive_forever(self, channel: str) -> None:
+        layer = channel_layer()
         while True:
-            event = await layer.receive(self.channel)
-            await self.deliver(event)
+            try:
+                event = await layer.receive(channel)
+                await self.deliver(event)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the room hub could not take an event")
 
     async def deliver(self, event: dict[str, Any]) -> None:
         """Hand `event` to its one target connection, or to every local socket of its room."""
@@ -95,6 +120,25 @@ class RoomHub:
                 await member.hub_event(event)
             except Exception:
                 logger.exception("a socket of room %s failed on %r", event.get("code"), event.get("type"))
+
+
+_layer_lock = threading.Lock()
+_layer_found: list[Any] = []
+
+
+def channel_layer() -> Any:
+    """The process's one channel layer object. Channels' manager builds it on first use
+    without a lock, so a socket's first join racing the background thread's first publish
+    could each get their own object, and the pub/sub layer keeps its per-loop channels on
+    that object: a channel made on one is unknown to the other."""
+    if not _layer_found:
+        with _layer_lock:
+            if not _layer_found:
+                layer = get_channel_layer()
+                assert layer is not None
+                _layer_found.append(layer)
+    return _layer_found[0]
+
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RoomHub] = weakref.WeakKeyDictionary()

@@ -38,8 +38,8 @@ def _fanout_costs(code: str, players: int, rounds: int = 200) -> dict[str, float
     t0 = time.perf_counter()
     for one in fresh:
         frames = {
-            realtime.frame_key(seat): json.dumps(protocol.state_frame(match.version, rules.view(one, seat)))
-            for seat in seats
+            realtime.frame_key(seat): realtime.frame_text(protocol.state_frame(match.version, view))
+            for seat, view in ((seat, rules.view(one, seat)) for seat in seats)
         }
         msgpack.packb({"type": "lobby.views", "code": code, "version": match.version, "frames": frames})
     views_ms = (time.perf_counter() - t0) / rounds * 1000
