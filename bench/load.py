@@ -517,10 +517,14 @@ def servers_for(target_class: type[Target], args: argparse.Namespace) -> Iterato
 async def measure(target_class: type[Target], args: argparse.Namespace) -> dict[str, Any]:
     with servers_for(target_class, args) as servers:
         target = target_class(servers, Tally(), args.seed)
+        failed = False
         try:
             return await asyncio.wait_for(run_target(target, args), args.time_limit)
+        except Exception:
+            failed = True
+            raise
         finally:
-            if target.tally.errors or target.tally.timeouts:
+            if failed or target.tally.errors or target.tally.timeouts:
                 for server in servers:
                     print(f"--- {target.name} process {server.port}:\n{notable_log(server)}", file=sys.stderr)
 
