@@ -140,7 +140,6 @@ def channel_layer() -> Any:
     return _layer_found[0]
 
 
-
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RoomHub] = weakref.WeakKeyDictionary()
 
 
