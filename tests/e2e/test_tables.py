@@ -92,11 +92,13 @@ def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory
         v = view(host)
         saw["bidbox"] |= host.locator(".bidbox button").count() > 0
         if not saw["trick"] and len(v.get("trick") or []) >= 2:
-            # The drawing follows the view within a frame, and an AI may play meanwhile: wait
-            # until one read of both agrees (the wait fails the test if it never does).
+            # The drawing follows the view within a frame, and an AI may play meanwhile (even
+            # close the trick, when the last one stays drawn until the next lead): wait until
+            # one read of both agrees (the wait fails the test if it never does).
             host.wait_for_function(
-                "() => window.dominoes.view.trick.length"
-                " === document.querySelectorAll('.trick .slot svg').length",
+                "() => { const n = window.dominoes.view.trick.length;"
+                " const drawn = document.querySelectorAll('.trick .slot svg').length;"
+                " return n ? drawn === n : drawn > 0; }",
                 timeout=10_000)
             saw["trick"] = True
             screenshot(host, "table-texas42-trick")
