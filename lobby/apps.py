@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.core.signals import request_finished
+from django.db import connections
+
+
+def http_connections_close(**_: Any) -> None:
+    """An HTTP request's database connections end with it.
+
+    Under ASGI, Django runs each request's view in a thread of its own, so a connection kept
+    for reuse (`DB_CONN_MAX_AGE`) would stay open with a thread that never comes back, until
+    PostgreSQL runs out of connections. The sockets' database work runs in a fixed pool of
+    long-lived threads, which keep theirs; no request signal is sent there. A connection
+    inside a transaction (a test's) is left alone."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
 
 
 class LobbyConfig(AppConfig):
     name = "lobby"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        request_finished.connect(http_connections_close, dispatch_uid="lobby-http-connections-close")

@@ -118,8 +118,9 @@ class RoomHub:
         for member in members:
             try:
                 await member.hub_event(event)
-            except Exception:
-                logger.exception("a socket of room %s failed on %r", event.get("code"), event.get("type"))
+            except Exception as error:  # most often a socket closing as the event came
+                code, kind = event.get("code"), event.get("type")
+                logger.warning("a socket of room %s missed a %r: %r", code, kind, error)
 
 
 _layer_lock = threading.Lock()
