@@ -117,7 +117,8 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def _next_bid(high: int | None) -> int:
+def next_bid(high: int | None) -> int:
+    """The lowest bid allowed over `high` (None: nobody has bid): 30 up to 42, then marks."""
     if high is None:
         return 30
     if high < 42:
@@ -132,7 +133,7 @@ def bid_weight(initial: Sequence[int], bids: Sequence[tuple[int, int]], me: int,
     for position, (seat, value) in enumerate(bids):
         if seat != me:
             strength = max(strengths(initial[seat]))
-            need = _next_bid(None if high is None else high[1])
+            need = next_bid(None if high is None else high[1])
             partner_high = high is not None and (high[0] - seat) % 2 == 0
             forced = force and position == 3 and high is None
             if value == PASS:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from games.ai.inference import tile_of
 from games.ai.policy import View
-from games.ai.texas42_deals import PASS, Reading, read, weighted_deals
+from games.ai.texas42_deals import PASS, Reading, next_bid, read, weighted_deals
 from games.ai.texas42_sim import (
     INDEX,
     SEATS,
@@ -143,14 +143,6 @@ def _medium_cap(strength: float) -> int:
     return 0 if strength < 20 else min(42, 30 + int((strength - 20) / 1.5))
 
 
-def _next_bid(high: int | None) -> int:
-    if high is None:
-        return 30
-    if high < 42:
-        return high + 1
-    return 84 if high == 42 else high + 42
-
-
 def finish_auction(
     bids: Sequence[tuple[int, int]], later: Sequence[int], strengths: Sequence[float], force: bool
 ) -> tuple[int, int] | None:
@@ -161,7 +153,7 @@ def finish_auction(
             high = (seat, value)
     spoken = len(bids)
     for seat in later:
-        need = _next_bid(None if high is None else high[1])
+        need = next_bid(None if high is None else high[1])
         may_pass = not (force and spoken == 3 and high is None)
         spoken += 1
         if may_pass and high is not None and (high[0] - seat) % 2 == 0 and strengths[seat] < 30:
