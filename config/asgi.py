@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import gc_tuning  # noqa: E402
 from lobby.embedded_redis import ensure_configured  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
 
@@ -23,3 +24,4 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )
+gc_tuning.tune()
