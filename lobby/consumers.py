@@ -5,6 +5,7 @@ frames, calls services and forwards what the room publishes. No rules logic live
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import time
 import uuid
@@ -12,13 +13,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
 from lobby import bots, presence, protocol, realtime, selectors, services
+from lobby.db_threads import database_threads
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
 from lobby.hub import hub
 
@@ -51,9 +52,9 @@ class TokenBucket:
 
 
 def _db(fn: Any) -> Any:
-    # Not thread-sensitive: database work of many sockets runs in parallel threads, each
-    # with its own connection, instead of queueing on one shared thread.
-    return database_sync_to_async(fn, thread_sensitive=False)
+    """`fn` to be awaited on a database thread: many sockets' calls run in parallel, each
+    thread with its own connection (`db_threads.py`)."""
+    return functools.partial(database_threads().run, fn)
 
 
 def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, dict[str, Any] | None]:

@@ -16,6 +16,7 @@ from django.db import connections
 
 from lobby import bots, state_cache
 from lobby.background import background, background_shutdown
+from lobby.db_threads import database_threads_shutdown
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -24,6 +25,7 @@ def database_connections_closed(django_db_setup: None, django_db_blocker: object
     database connections, so PostgreSQL sees no session left on it."""
     yield
     background_shutdown()
+    database_threads_shutdown()
     # asgiref's one thread for thread-sensitive calls lives on with its connection.
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
     gc.collect()

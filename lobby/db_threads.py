@@ -1,0 +1,78 @@
+"""The threads that do the sockets' database work, one call per frame.
+
+Channels' `database_sync_to_async` runs every call between two `close_old_connections()`,
+and with health checks on, that makes the next query of every call a `SELECT 1` round trip
+first; around it, asgiref copies and restores the caller's context. An action is one call,
+so that was a round trip and a fifth of the call's overhead per action. Here a fixed pool of
+long-lived threads keeps one connection each: a thread looks at its connection (closes it
+when it is broken or older than `CONN_MAX_AGE`) at most every `CHECK_SECONDS`, and at once
+after a call that failed with a database error, so the next call opens a fresh one. With
+`CONN_MAX_AGE` 0 every call still ends by closing its connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from django.db import DatabaseError, close_old_connections, connection
+
+T = TypeVar("T")
+
+CHECK_SECONDS = 10.0
+WORKERS = min(32, (os.cpu_count() or 1) + 4)
+
+
+class DatabaseThreads:
+    def __init__(self, workers: int) -> None:
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lobby-db")
+        self._local = threading.local()
+
+    def _call(self, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+        now = time.monotonic()
+        if now - getattr(self._local, "checked", -CHECK_SECONDS) >= CHECK_SECONDS:
+            close_old_connections()
+            self._local.checked = now
+        try:
+            return fn(*args, **kwargs)
+        except DatabaseError:
+            close_old_connections()
+            raise
+        finally:
+            if not connection.settings_dict.get("CONN_MAX_AGE"):
+                close_old_connections()
+
+    def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
+        """`fn(*args, **kwargs)` on a database thread, awaited from the event loop."""
+        return asyncio.get_running_loop().run_in_executor(self.pool, self._call, fn, args, kwargs)
+
+    def shutdown(self) -> None:
+        """End the threads; their connections close as the threads' objects go."""
+        self.pool.shutdown(wait=True)
+
+
+_instance: DatabaseThreads | None = None
+_lock = threading.Lock()
+
+
+def database_threads() -> DatabaseThreads:
+    global _instance
+    if _instance is None:
+        with _lock:
+            if _instance is None:
+                _instance = DatabaseThreads(WORKERS)
+    return _instance
+
+
+def database_threads_shutdown() -> None:
+    """End the pool; the next call starts a new one (tests, before the database goes)."""
+    global _instance
+    with _lock:
+        if _instance is not None:
+            _instance.shutdown()
+            _instance = None
