@@ -78,9 +78,8 @@ def action_submit(
     then nothing was written. A `client_id` already accepted for this seat is acknowledged
     with the version it made, and not applied again.
     """
-    with transaction.atomic():
-        room = action_rows.room_locked(code)
-        match = action_rows.match_for_action(room, seat, client_id)
+    with action_rows.locked(code, seat, client_id) as rows:
+        room, match = rows.room, rows.match
         if match is None:
             raise ConflictError("the match has not started yet")
         seen = getattr(match, "seen_seq", None)
@@ -100,12 +99,12 @@ def action_submit(
         match.version += 1
         match.to_move = rules.to_move(state)
         match.result = rules.result(state)
-        now = timezone.now()
-        action_rows.action_append(match, seat, canonical, client_id=client_id, actor=actor, now=now)
-        due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
-        _state_changed(room, match, state, due_possible)
-        if match.is_over or room.turn_seconds:
-            room_changed(room)
+        rows.append(match, seat, canonical, client_id=client_id, actor=actor, now=timezone.now())
+    # Committed: what follows reads and publishes, as an `on_commit` would.
+    due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
+    _state_changed(room, match, state, due_possible)
+    if match.is_over or room.turn_seconds:
+        room_changed(room)
     return Ack(match.version, duplicate=False)
 
 
