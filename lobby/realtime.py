@@ -2,17 +2,26 @@
 
 One event per change goes to the room's group; each process's hub hands every local socket
 only what it may see (its own seat's frame). Raw state never enters the channel layer.
-Publishing from the server's side runs after the commit, on the process's background loop.
+
+The server's side publishes after the commit from the thread that committed, with a
+blocking Redis client, in the form the pub/sub channel layer itself publishes (its group
+channel name, its serializer), so every hub receives it as a `group_send`. Handing each
+publish to an event loop thread instead cost two thread wake-ups and the loop's
+bookkeeping per action, more than the publish itself.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import orjson
+import redis
+from channels_redis.utils import _consistent_hash, decode_hosts
+from django.conf import settings
 
 from lobby import protocol
-from lobby.background import background
+from lobby.embedded_redis import ensure_configured
 from lobby.hub import channel_layer, room_group
 
 SPECTATORS = "spectators"
@@ -40,17 +49,54 @@ def views_publish(code: str, match: int, version: int, views: dict[int | None, d
     its own seat's frame as it is, instead of unpacking a dict and encoding it again."""
     frames = {key: frame_text(protocol.state_frame(version, view)) for key, view in _keyed(views)}
     event = {"type": "lobby.views", "code": code, "match": match, "version": version, "frames": frames}
-    background().run(room_send(code, event))
+    publisher().publish(code, event)
 
 
 def room_publish(code: str, room: dict[str, Any]) -> None:
-    background().run(room_send(code, {"type": "lobby.room", "code": code, "room": room}))
+    publisher().publish(code, {"type": "lobby.room", "code": code, "room": room})
 
 
 def connection_notify(code: str, connection: str, kind: str) -> None:
     """Tell one connection of the room something ("lobby.replaced", "lobby.kicked")."""
-    background().run(room_send(code, {"type": kind, "code": code, "connection": connection}))
+    publisher().publish(code, {"type": kind, "code": code, "connection": connection})
 
 
 async def room_send(code: str, event: dict[str, Any]) -> None:
+    """The same, from the event loop (a chat line from a socket)."""
     await channel_layer().group_send(room_group(code), event)
+
+
+class Publisher:
+    """A room's events published from any thread, as the channel layer's `group_send`."""
+
+    def __init__(self) -> None:
+        config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+        self.prefix = str(config.get("prefix", "asgi"))
+        self.clients = [self._client(host) for host in decode_hosts(config.get("hosts"))]
+
+    @staticmethod
+    def _client(host: dict[str, Any]) -> redis.Redis:
+        options = dict(host)
+        address = options.pop("address", None)
+        if address is None:
+            return redis.Redis(**options)
+        return redis.Redis(connection_pool=redis.ConnectionPool.from_url(address, **options))
+
+    def publish(self, code: str, event: dict[str, Any]) -> None:
+        # The channel name and shard of channels_redis's RedisPubSubLoopLayer.group_send.
+        channel = f"{self.prefix}__group__{room_group(code)}"
+        client = self.clients[_consistent_hash(channel, len(self.clients))]
+        client.publish(channel, channel_layer().serialize(event))
+
+
+_publisher: list[Publisher] = []
+_publisher_lock = threading.Lock()
+
+
+def publisher() -> Publisher:
+    if not _publisher:
+        with _publisher_lock:
+            if not _publisher:
+                ensure_configured()
+                _publisher.append(Publisher())
+    return _publisher[0]
