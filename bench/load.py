@@ -39,11 +39,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import orjson  # noqa: E402
 import websockets  # noqa: E402
 
 from tests.lobby.procs import LOAD_LIMITS, Daphne, daphne_group, open_stores  # noqa: E402
 
 PLAYERS = 4
+#: Seconds a player may stay away before a stand-in plays: longer than any setup here.
+SETUP_GRACE = 3600
 #: A view later than this is asked for with `sync` (a repaired view); late, not lost.
 DELIVERY_TIMEOUT = 5.0
 REPAIR_TIMEOUT = 5.0
@@ -60,9 +63,23 @@ class Phase:
     rate: float | None
     seconds: float
     latencies: list[float] = field(default_factory=list)
+    #: When each measured action was sent, seconds into the phase (for `--timeline`).
+    sent: list[float] = field(default_factory=list)
     actions: int = 0
     started: float = 0.0
     ended: float = 0.0
+
+    def timeline(self) -> list[dict[str, Any]]:
+        """Per second of the phase: actions sent, their p50 and their slowest latency."""
+        seconds: dict[int, list[float]] = {}
+        for sent, latency in zip(self.sent, self.latencies):
+            seconds.setdefault(int(sent), []).append(latency)
+        rows = []
+        for second in sorted(seconds):
+            ordered = sorted(seconds[second])
+            rows.append({"second": second, "actions": len(ordered), "p50_ms": percentile_ms(ordered, 0.5),
+                         "max_ms": round(ordered[-1] * 1000, 1)})
+        return rows
 
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.latencies)
@@ -127,7 +144,7 @@ class Client:
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message.get("type")
                 if kind == "state":
                     self.on_state(message, now)
@@ -151,14 +168,15 @@ class Client:
         self.room.on_view(now)
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(message))
+        await self.ws.send(orjson.dumps(message).decode())
 
 
 class Room:
     """Four clients of one room and the bookkeeping of its outstanding action."""
 
-    def __init__(self, code: str, tally: Tally, rng: random.Random) -> None:
+    def __init__(self, code: str, tally: Tally, rng: random.Random, tokens: list[str] | None = None) -> None:
         self.code = code
+        self.tokens = tokens or []
         self.tally = tally
         self.rng = rng
         self.clients: list[Client] = []
@@ -216,6 +234,11 @@ class Target:
     async def open_room(self, index: int, prepared: Any = None) -> Room:
         raise NotImplementedError
 
+    async def next_match(self, room: Room, index: int) -> Room:
+        """What a room does once its match is over: here, a fresh room in its place."""
+        await room.close()
+        return await self.open_room(index)
+
     def next_action(self, room: Room) -> tuple[Client, dict[str, Any]] | None:
         raise NotImplementedError
 
@@ -252,7 +275,10 @@ class GameTarget(Target):
 
     def create_room(self, index: int) -> tuple[str, list[str]]:
         base = self.servers[index % len(self.servers)].url
-        body = {"game": "draw", "players": PLAYERS, "options": {}, "name": "p0"}
+        # Every room is started before any socket opens (so memory can be read between the
+        # two), and a player who has not opened the table counts as gone: a grace period
+        # longer than the setup keeps stand-in AIs from playing for them meanwhile.
+        body = {"game": "draw", "players": PLAYERS, "options": {}, "name": "p0", "grace_seconds": SETUP_GRACE}
         made = http_json(f"{base}/api/rooms/", body)
         code, tokens = str(made["code"]), [str(made["token"])]
         for seat in range(1, PLAYERS):
@@ -265,8 +291,19 @@ class GameTarget(Target):
 
     async def open_room(self, index: int, prepared: Any = None) -> Room:
         code, tokens = prepared if prepared is not None else await self.prepare(index)
-        room = Room(code, self.tally, random.Random(f"{self.seed}:{index}"))
+        room = Room(code, self.tally, random.Random(f"{self.seed}:{index}"), tokens)
         await self.connect(room, [f"/ws/rooms/{code}/?token={token}" for token in tokens])
+        await wait_all_versions(room, 0)
+        return room
+
+    async def next_match(self, room: Room, index: int) -> Room:
+        """A rematch at the same table, as a family plays on: one REST call, and the sockets
+        stay open (a new room for every match would measure joining, not playing)."""
+        for client in room.clients:
+            client.version = -1
+        room.acked.clear()
+        url = f"{self.server_for(room.code).url}/api/rooms/{room.code}/rematch/"
+        await asyncio.to_thread(http_json, url, {}, room.tokens[0])
         await wait_all_versions(room, 0)
         return room
 
@@ -349,6 +386,7 @@ async def play_one(target: Target, room: Room, phase: Phase) -> bool:
         return True
     if room.latency is not None:
         phase.latencies.append(room.latency)
+        phase.sent.append(room.sent_at - phase.started)
     phase.actions += 1
     room.actions += 1
     return True
@@ -377,8 +415,7 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             return
         if not more:
             target.tally.matches_finished += 1
-            await room.close()
-            room = await target.open_room(index + len(rooms) * (1 + target.tally.matches_finished))
+            room = await target.next_match(room, index + len(rooms) * (1 + target.tally.matches_finished))
             rooms[index] = room
 
 
@@ -482,6 +519,9 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
     for phase in phases:
         summaries.append(await run_phase(target, rooms, phase))
         print(f"  {target.name} {json.dumps(summaries[-1])}", file=sys.stderr, flush=True)
+        if args.timeline:
+            for row in phase.timeline():
+                print(f"    {target.name} {phase.name} {json.dumps(row)}", file=sys.stderr, flush=True)
     for room in rooms:
         await room.close()
     if isinstance(target, GameTarget):
@@ -576,6 +616,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=20260805)
     parser.add_argument("--time-limit", type=float, default=1800.0, help="hard stop for each target, seconds")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--timeline", action="store_true",
+                        help="also print, per second of each phase, actions sent, their p50 and max latency")
     args = parser.parse_args(argv)
     pairs = [item.partition("=") for item in args.server_env]
     if any(not name or sep != "=" for name, sep, _ in pairs):
