@@ -1,4 +1,4 @@
-"""Hard's All Fives search with its own playout loop: the same decisions, in far less time.
+"""Hard's All Fives search with its own playout loop: faster, and playouts that score.
 
 Profiling the line search on All Fives found most of a decision outside the playouts' moves:
 rebuilding a full engine state from the view for every sampled deal (a fifth of the time),
@@ -10,9 +10,14 @@ target must stay.
 So the state is built from the view once per decision, and the playouts step a small mutable
 copy of it (hands as the engine's bitmasks, the boneyard, the engine's own `Layout`) through
 the engine's own layout and scoring functions, stopping where the hand or the match ends
-instead of dealing on. The moves are listed in the engine's order and the playout policy
-draws from its random stream exactly as `line_search.heaviest` does, so every decision is
-the one the engine-driven search makes (a test holds the two to equal values).
+instead of dealing on. The moves are listed in the engine's order, and with the greed and the
+match bonus at zero the playout policy draws from its random stream exactly as
+`line_search.heaviest` does: the values are then the engine-driven search's to the last bit
+(a test holds them equal), which is how the loop is checked against the rules.
+
+The time saved buys two changes the heaviest-tile playouts lacked, both about All Fives' own
+scoring: every playout seat takes the points on the ends (as Medium does), and a playout that
+ends the match counts a bonus for the side that reached the target (see `POINTS_WEIGHT`).
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ from games.ai.line_search import PLAYOUT_CAP, Plan, Search
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
 from games.core.actions import Action
-from games.core.layout import CLOSED, END_INDEX, Layout, end_total, lead_layout, place
+from games.core.layout import CLOSED, DOWN, END_INDEX, LEFT, RIGHT, UP, Layout, end_total, lead_layout, place
 from games.core.protocol import Rules
 from games.line.config import LineConfig
 from games.line.scoring import fives_points, score_hand
 from games.line.state import NOBODY
+from games.line.tables import TileTable
 
 if TYPE_CHECKING:
     from games.ai.line import Weights
@@ -43,11 +49,52 @@ DRAW: Move = (-1, 0)
 PASS: Move = (-2, 0)
 
 
+#: How much a playout move values the points it scores, against its pips (0: heaviest tile).
+POINTS_WEIGHT = 1.0
+
+#: Outcome added when the playout ends the match with this side at the target (taken away
+#: when another side reached it).
+MATCH_BONUS = 30.0
+
+def open_total(layout: Layout) -> int:
+    """`end_total` of a layout with a tile on some arm: the lines' ends and the used arms."""
+    ends = layout.ends
+    used = layout.used
+    doubles = layout.doubles
+    total = 0
+    for e in (LEFT, RIGHT, UP, DOWN):
+        v = ends[e]
+        if v != CLOSED and (e < UP or used >> e & 1):
+            total += v * 2 if doubles >> e & 1 else v
+    return total
+
+
+def move_points(layout: Layout, base: int, index: int, end: int, tiles: TileTable) -> int:
+    """What laying tile `index` on open `end` scores, `base` being `open_total(layout)`.
+
+    After any play but the lead, `end_total` is `open_total`, and a play changes only its own
+    end's share (a spinner opening its arms adds arms that count nothing until used), so this
+    is the engine's count without building the next layout.
+    """
+    a, b = tiles.low[index], tiles.high[index]
+    shown = layout.ends[end]
+    outer = b if a == shown else a
+    if end >= UP and not layout.used >> end & 1:
+        old = 0
+    else:
+        old = shown * 2 if layout.doubles >> end & 1 else shown
+    total = base - old + (outer * 2 if a == b else outer)
+    return total if total > 0 and total % 5 == 0 else 0
+
+
 class FivesSearch(Search):
     """`Search` for All Fives whose `values` steps its own copy of the sampled state."""
 
-    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None) -> None:
+    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None, *,
+                 points_weight: float | None = None, match_bonus: float | None = None) -> None:
         super().__init__(rules, view, plan, weights)
+        self.points_weight = POINTS_WEIGHT if points_weight is None else points_weight
+        self.match_bonus = MATCH_BONUS if match_bonus is None else match_bonus
         self.config: LineConfig | None = None
         self.layout: Layout | None = None
         self.scores: tuple[int, ...] = ()
@@ -91,7 +138,15 @@ class FivesSearch(Search):
             return float(mine)
         best = max(others)
         bonus = self.plan.win_bonus if mine > best else -self.plan.win_bonus if mine < best else 0.0
-        return self.plan.pip_weight * (mine - sum(others) / len(others)) + bonus
+        value = self.plan.pip_weight * (mine - sum(others) / len(others)) + bonus
+        if self.match_bonus:
+            assert self.config is not None
+            target = self.config.target
+            if after[self.side] >= target:
+                value += self.match_bonus
+            elif max(after) >= target:
+                value -= self.match_bonus
+        return value
 
     def play_out(self, hands: list[int], boneyard: list[int], first: Action, rng: random.Random) -> list[int]:
         """Play `first`, then the rest of the hand by the heaviest tile; the final scores.
@@ -112,6 +167,7 @@ class FivesSearch(Search):
         target = config.target
         floor = config.draw_floor
         noise = self.plan.noise
+        greed = self.points_weight
         scores = list(self.scores)
         hands = list(hands)
         drawn = 0
@@ -167,11 +223,14 @@ class FivesSearch(Search):
             elif rng.random() < noise:
                 move = rng.choice(legal)
             else:
+                base = open_total(layout) if greed else 0
                 move = legal[0]
                 top = -1.0
                 for option in legal:
                     i = option[0]
                     weight = pips[i] + (4.5 if low[i] == high[i] else 0.0) + rng.random()
+                    if greed:
+                        weight += greed * move_points(layout, base, i, option[1], tiles)
                     if weight > top:
                         top, move = weight, option
             if move[0] >= 0:
