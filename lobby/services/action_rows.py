@@ -141,12 +141,23 @@ class ActionRows:
             self.writes.clear()
 
 
+def _two_round_trips() -> bool:
+    """PostgreSQL with client-side binding (Django's default, which lets one execute carry
+    several statements), and no transaction already open around the call."""
+    options = connection.settings_dict.get("OPTIONS") or {}
+    return (
+        connection.vendor == "postgresql"
+        and not options.get("server_side_binding")
+        and not connection.in_atomic_block
+    )
+
+
 @contextlib.contextmanager
 def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
     """The room by code with its row locked until the block ends, and its current match
     with `seen_seq` and `ai_may_play`. Leaving the block commits what was appended; an
     error rolls everything back. Raises RoomNotFoundError."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    if not _two_round_trips():
         with transaction.atomic():
             lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
             with connection.cursor() as cursor:
