@@ -33,10 +33,6 @@ from games.ai.sampling import sample_deal
 from games.core.actions import Action
 from games.core.layout import CLOSED, DOWN, END_INDEX, LEFT, RIGHT, UP, Layout, end_total, lead_layout, place
 from games.core.protocol import Rules
-from games.line.config import LineConfig
-from games.line.scoring import fives_points, score_hand
-from games.line.state import NOBODY
-from games.line.tables import TileTable
 
 if TYPE_CHECKING:
     from games.ai.line import Weights
@@ -69,7 +65,7 @@ def open_total(layout: Layout) -> int:
     return total
 
 
-def move_points(layout: Layout, base: int, index: int, end: int, tiles: TileTable) -> int:
+def move_points(layout: Layout, base: int, index: int, end: int, tiles: Any) -> int:
     """What laying tile `index` on open `end` scores, `base` being `open_total(layout)`.
 
     After any play but the lead, `end_total` is `open_total`, and a play changes only its own
@@ -95,7 +91,13 @@ class FivesSearch(Search):
         super().__init__(rules, view, plan, weights)
         self.points_weight = POINTS_WEIGHT if points_weight is None else points_weight
         self.match_bonus = MATCH_BONUS if match_bonus is None else match_bonus
-        self.config: LineConfig | None = None
+        #: The line rules' own scoring (`LineRules.fives_points`, `score_hand`, `NOBODY`),
+        #: reached through the rules object: the AI imports no game family.
+        line: Any = rules
+        self.fives_points = line.fives_points
+        self.score_hand = line.score_hand
+        self.nobody: int = line.NOBODY
+        self.config: Any = None
         self.layout: Layout | None = None
         self.scores: tuple[int, ...] = ()
         self.to_move = 0
@@ -192,7 +194,7 @@ class FivesSearch(Search):
                 hand = hands[seat] & ~(1 << index)
                 hands[seat] = hand
                 if config.fives:
-                    points = fives_points(end_total(layout))
+                    points = self.fives_points(end_total(layout))
                     if points:
                         scored = side[seat]
                         scores[scored] += points
@@ -203,7 +205,7 @@ class FivesSearch(Search):
                 if stock - drawn <= floor:
                     fit = (plans.get(layout.ends) or tiles.plan(layout.ends))[0]
                     if not any(h & fit for h in hands):
-                        return self._end_hand(hands, scores, NOBODY)
+                        return self._end_hand(hands, scores, self.nobody)
                 seat = (seat + 1) % players
             elif index == DRAW[0]:
                 hands[seat] |= 1 << boneyard[drawn]
@@ -211,12 +213,12 @@ class FivesSearch(Search):
                 if stock - drawn <= floor:
                     fit = (plans.get(layout.ends) or tiles.plan(layout.ends))[0]
                     if not any(h & fit for h in hands):
-                        return self._end_hand(hands, scores, NOBODY)
+                        return self._end_hand(hands, scores, self.nobody)
             else:
                 fit = (plans.get(layout.ends) or tiles.plan(layout.ends))[0]
                 seat = (seat + 1) % players
                 if not any(h & fit for h in hands):
-                    return self._end_hand(hands, scores, NOBODY)
+                    return self._end_hand(hands, scores, self.nobody)
             legal = self._legal(layout, hands[seat], stock - drawn > floor)
             if len(legal) == 1:
                 move = legal[0]
@@ -267,8 +269,8 @@ class FivesSearch(Search):
         config = self.config
         assert config is not None
         pips = tuple(config.tiles.pip_count(h, config.double_blank) for h in hands)
-        outcome = score_hand(config, pips, out)
-        if outcome.winner != NOBODY and outcome.points:
+        outcome = self.score_hand(config, pips, out)
+        if outcome.winner != self.nobody and outcome.points:
             scores[outcome.winner] += outcome.points
         return scores
 

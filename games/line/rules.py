@@ -17,7 +17,8 @@ from games.core.tiles import Tile
 from games.line import explain, moves, serial, views
 from games.line.config import LineConfig, resolve_config
 from games.line.match import start_hand
-from games.line.state import OVER, LineState
+from games.line.scoring import HandScore, fives_points, score_hand
+from games.line.state import NOBODY, OVER, LineState
 
 
 class LineRules(Rules[LineState]):
@@ -88,6 +89,18 @@ class LineRules(Rules[LineState]):
             raise ValueError(f"this is a view of {view.get('game')!r}, not {self.name}")
         config = self.configure(view["players"], view["options"])
         return serial.from_view(config, view, hands, boneyard)
+
+    # For a search that steps its own copy of a state (the AI imports no family): the
+    # engine's own scoring, so its playouts score as the rules do.
+    NOBODY = NOBODY
+
+    @staticmethod
+    def fives_points(total: int) -> int:
+        return fives_points(total)
+
+    @staticmethod
+    def score_hand(config: LineConfig, pips: tuple[int, ...], out: int) -> HandScore:
+        return score_hand(config, pips, out)
 
 
 class BlockRules(LineRules):
