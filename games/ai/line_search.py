@@ -87,8 +87,8 @@ class Plan:
 #: (74.2% of decided hands): 600 playouts with a win worth 40 (73.5%), playing each seat as
 #: random as its plays look (`adapt`, 70.6%), and less playout noise, 0.05 (72.6%).
 #: `DRAW_AGAINST_MEDIUM` with `adapt` beat Easy in 70.8% of 999 decided Draw rounds (68.6%
-#: without, 71.3% for the plan in use, same rounds); it is unmeasured against Medium, and
-#: costs more than the heads-up time aim allows at 260 playouts.
+#: without, 71.3% for the plan in use, same rounds) and Medium in 58.5% of 994 (58.4%
+#: without, same rounds), but at 260 playouts it costs more than the heads-up time aim.
 PLANS: dict[str, Plan] = {
     "block": Plan(budget_two=240, budget_more=320, candidates=6, win_bonus=15.0, pip_weight=1.0,
                   prior_weight=1.0, noise=0.125, smart=True),
