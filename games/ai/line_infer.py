@@ -253,3 +253,34 @@ def _seat_likelihood(model: Model, plays: Sequence[Play], now: Sequence[tuple[Ti
         total += math.log((1.0 - model.chance) * p + model.chance / len(options))
         uniform -= math.log(len(options))
     return total, uniform
+
+
+def random_posterior(model: Model, reading: Reading,
+                     deals: Sequence[Mapping[int, Sequence[tuple[Tile, int]]]]) -> dict[int, float]:
+    """Each seat's chance of being a uniformly random player rather than the model, given
+    its plays so far, with the deals (sampled from the voids alone) averaging out its tiles.
+
+    The prior is `model.random_share`; a seat with no play that told the two apart keeps it.
+    So the search can play out each seat as the kind of player it has shown itself to be.
+    """
+    full = sum(_bit(t, model.top + 1) for t in full_set(model.top))
+    carries = _carries(model.top)
+    by_seat: dict[int, list[Play]] = {}
+    for play in reading.plays:
+        by_seat.setdefault(play.seat, []).append(play)
+    share = min(max(model.random_share, 1e-6), 1.0 - 1e-6)
+    out: dict[int, float] = {}
+    for seat, plays in by_seat.items():
+        pairs = [_seat_likelihood(model, plays, dealt.get(seat, ()), full, carries) for dealt in deals]
+        if not pairs:
+            continue
+        mine = _log_mean_exp([m for m, _ in pairs]) + math.log(1.0 - share)
+        uniform = _log_mean_exp([u for _, u in pairs]) + math.log(share)
+        top = max(mine, uniform)
+        out[seat] = math.exp(uniform - top) / (math.exp(mine - top) + math.exp(uniform - top))
+    return out
+
+
+def _log_mean_exp(values: Sequence[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values) / len(values))

@@ -3,6 +3,7 @@ with the voids, and a deal that explains the plays weighs more than one that doe
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -128,3 +129,29 @@ def test_the_playouts_medium_plays_as_medium_does() -> None:
     assert total >= 60
     assert same / total >= 0.85
     assert same > heavy
+
+
+@pytest.mark.parametrize("game", ["draw", "block"])
+def test_the_posterior_tells_a_random_opponent_from_a_medium_one(game: str) -> None:
+    """Read from its plays alone, an Easy opponent looks random far more often than a Medium
+    one, so the search can play each out as what it is."""
+    rules = rules_or_skip(game)
+    plan = dataclasses.replace(PLANS[game], adapt=True)
+    shown: dict[str, list[float]] = {"easy": [], "medium": []}
+    for level, found in shown.items():
+        for match in range(10):
+            bots = [make_bot(game, "medium", seed=b"me"), make_bot(game, level, seed=f"{level}:{match}")]
+            state = rules.new_match(players=2, options={}, seed=f"posterior:{match}".encode())
+            while rules.to_move(state) is not None and rules.hand_index(state) == 0:
+                seat = rules.to_move(state)
+                view = rules.view(state, seat)
+                if seat == 0 and len(view["legal"]) > 1:
+                    search = Search(rules, view, plan, WEIGHTS[game])
+                    search.adapt(random.Random(match))
+                    if sum(1 for e in view["log"] if e.get("type") == "play" and e.get("seat") == 1) >= 3:
+                        found.append(search.posterior.get(1, plan.adapt_prior))
+                state = rules.apply(state, bots[seat].choose(view))
+    assert len(shown["easy"]) >= 10 and len(shown["medium"]) >= 10
+    easy = sum(shown["easy"]) / len(shown["easy"])
+    medium = sum(shown["medium"]) / len(shown["medium"])
+    assert easy > 0.55 > 0.45 > medium
