@@ -16,7 +16,9 @@ sampled deals with the same random stream), with these changes, each per game in
   the sampled state carries a target of one point: the search never looks past the hand, so
   the engine need not deal a next hand at the end of every playout. The time saved buys
   the extra work above.
-- Draw and All Fives keep the old playouts and weights: they play exactly as before.
+- Draw keeps the old heaviest-tile playouts and weights: it plays exactly as before. All
+  Fives takes the candidates, deals and random stream from here but plays out in its own
+  loop, which scores as it plays (`fives_search.py`).
 - Off in every plan (`adapt`): each other seat is played out as random as its plays so far
   make it likely to be a random player rather than a Medium-like one (`random_posterior`),
   a legitimate reading of the public log meant to serve Easy and Medium opponents alike.
@@ -81,8 +83,9 @@ class Plan:
 #: Block partnerships gained from partner-aware playouts and more of them. In Draw, Medium's
 #: own score in the playouts with the deals weighted by the plays (`DRAW_AGAINST_MEDIUM`)
 #: beat Medium in 58.4% of 997 decided rounds (55.0% before) but Easy in only 68.6% of 999
-#: (71.3% on the same rounds before), below the 70% kept as a floor, so Draw and All Fives
-#: keep the heaviest-tile playouts, which play exactly as before, only faster.
+#: (71.3% on the same rounds before), below the 70% kept as a floor, so Draw keeps the
+#: heaviest-tile playouts, which play exactly as before, only faster. All Fives uses its
+#: entry's budget and candidates in `fives_search.py`'s own playouts.
 #: In Block partnerships against Easy none of these beat the plan below on 600 tuning hands
 #: (74.2% of decided hands): 600 playouts with a win worth 40 (73.5%), playing each seat as
 #: random as its plays look (`adapt`, 70.6%), and less playout noise, 0.05 (72.6%).
