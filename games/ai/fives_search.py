@@ -27,6 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from games.ai import line_search
 from games.ai.line_search import PLAYOUT_CAP, Plan, Search
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
@@ -278,12 +279,5 @@ class FivesSearch(Search):
 def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
            budget: int, plan: Plan, weights: Weights | None = None) -> Action:
     """`line_search.decide` with the All Fives search."""
-    if len(legal) > plan.candidates:
-        ranked = sorted(range(len(legal)), key=lambda i: (-prior[i], i))[: plan.candidates]
-        keep = sorted(ranked)
-        legal = [legal[i] for i in keep]
-        prior = [prior[i] for i in keep]
-    values = FivesSearch(rules, view, plan, weights).values(legal, rng, budget)
-    values = [v + plan.prior_weight * p for v, p in zip(values, prior)]
-    best = max(range(len(legal)), key=lambda i: (values[i], -i))
-    return legal[best]
+    return line_search.decide(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
+                              search=FivesSearch)

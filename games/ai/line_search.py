@@ -447,14 +447,16 @@ class Search:
 
 
 def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
-           budget: int, plan: Plan, weights: Weights | None = None) -> Action:
-    """Search Medium's best `plan.candidates` actions and add its score as a prior."""
+           budget: int, plan: Plan, weights: Weights | None = None,
+           search: type[Search] | None = None) -> Action:
+    """Search Medium's best `plan.candidates` actions and add its score as a prior; `search`
+    is the `Search` that plays them out (All Fives has its own)."""
     if len(legal) > plan.candidates:
         ranked = sorted(range(len(legal)), key=lambda i: (-prior[i], i))[: plan.candidates]
         keep = sorted(ranked)
         legal = [legal[i] for i in keep]
         prior = [prior[i] for i in keep]
-    values = Search(rules, view, plan, weights).values(legal, rng, budget)
+    values = (search or Search)(rules, view, plan, weights).values(legal, rng, budget)
     values = [v + plan.prior_weight * p for v, p in zip(values, prior)]
     best = max(range(len(legal)), key=lambda i: (values[i], -i))
     return legal[best]
