@@ -1,9 +1,9 @@
-"""One event loop thread and one worker pool per process, for work no request waits on.
+"""One timer loop thread, one worker pool and one writer thread per process, for work no
+request waits on.
 
-Publishing after a commit and AI moves happen here: the channel layer keeps its Redis
-connections per event loop, so one long-lived loop reuses them instead of opening a new
-loop (and connection) for every publish from a worker thread, and AI search runs in the
-pool, never on the loop that serves the sockets.
+AI moves, stand-ins and turn timers are timers on the loop that fire into the pool, so AI
+search never runs on the loop that serves the sockets; state cache dumps go to the writer,
+in order. (Publishing after a commit happens in the committing thread: `realtime.py`.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -43,20 +43,6 @@ class Background:
         with self._idle:
             self._busy -= 1
             self._idle.notify_all()
-
-    def run(self, coro: Coroutine[Any, Any, Any]) -> None:
-        """Run `coro` on the loop; failures are logged, never raised to the caller."""
-        self._enter()
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
-        future.add_done_callback(self._done)
-
-    def _done(self, future: concurrent.futures.Future[Any]) -> None:
-        try:
-            future.result()
-        except Exception:
-            logger.exception("background task failed")
-        finally:
-            self._leave()
 
     def write(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run `fn(*args)` on the one writer thread, in the order given: cache writes no
