@@ -22,7 +22,6 @@ ends the match counts a bonus for the side that reached the target (see `POINTS_
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -128,20 +127,11 @@ class FivesSearch(Search):
             stream = rng.getrandbits(64)
             rows.append([self.outcome_of(self.play_out(masks, stock, action, random.Random(stream)))
                          for action in legal])
-        weights = [math.exp(0.0) for _ in rows]
-        total = sum(weights)
-        return [sum(w * row[i] for w, row in zip(weights, rows)) / total for i in range(len(legal))]
+        return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
 
     def outcome_of(self, after: list[int]) -> float:
-        """`Search.outcome` on the scores a playout ended with."""
-        gains = [a - b for a, b in zip(after, self.before)]
-        mine = gains[self.side]
-        others = [g for i, g in enumerate(gains) if i != self.side]
-        if not others:
-            return float(mine)
-        best = max(others)
-        bonus = self.plan.win_bonus if mine > best else -self.plan.win_bonus if mine < best else 0.0
-        value = self.plan.pip_weight * (mine - sum(others) / len(others)) + bonus
+        """`Search.scores_outcome`, with the match bonus."""
+        value = self.scores_outcome(after)
         if self.match_bonus:
             assert self.config is not None
             target = self.config.target

@@ -414,7 +414,10 @@ class Search:
         return state
 
     def outcome(self, state: Any) -> float:
-        after: list[int] = self.rules.scores(state)
+        return self.scores_outcome(self.rules.scores(state))
+
+    def scores_outcome(self, after: Sequence[int]) -> float:
+        """The searching side's outcome from the scores a playout ended with."""
         gains = [a - b for a, b in zip(after, self.before)]
         mine = gains[self.side]
         others = [g for i, g in enumerate(gains) if i != self.side]
