@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.ai.draw_search import decide as draw_decide
 from games.ai.fives_search import decide as fives_decide
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.line_search import decide, plan_for
@@ -97,6 +98,9 @@ class LineKit:
         if view.get("game") == "allfives":
             return fives_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
                                 weights=weights)
+        if view.get("game") == "draw":
+            return draw_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
+                               weights=weights)
         return decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view), weights=weights)
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:

@@ -1,0 +1,470 @@
+"""Hard's heads-up Draw endgame: once nobody may draw, the hand is solved exactly.
+
+In two-player Draw the last `boneyard_reserve` tiles are never drawn. Once the boneyard is
+down to them, nothing is left to chance: the opponent holds the unseen tiles less the ones
+lying in the boneyard, and there are few ways to choose those (`C(n + 2, 2)` for an
+opponent holding `n`). Each such deal that the opponent's voids allow is a perfect-information
+game of two hands and two ends, which an alpha-beta search with a transposition table solves
+exactly, counting only what the simulations count: a won hand, a tie, a lost hand. Hard takes
+the play that wins in most of those deals (loses in fewest), Medium's score breaking ties.
+
+Playouts guess their way through an endgame with a rule of thumb; an exact answer per deal
+cannot do worse there, and the endgame is where a heads-up hand is mostly decided. The work
+is bounded by a count of searched positions: a position too big to solve in it is left to
+the ordinary search, so a decision stays deterministic and its cost bounded.
+
+The rules of a move at the floor follow `games.line.moves` (play on a matching end, pass when
+nothing fits, the hand ends when a hand is empty or nothing fits any hand); the hand's score
+is the engine's own `score_hand`, reached through the rules object (the AI imports no game
+family). A test holds the solver's results equal to exhaustive play through the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from games.ai import line_search
+from games.ai.fives_search import FivesSearch
+from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, unseen_tiles
+from games.ai.line_search import PLAYOUT_CAP, Plan
+from games.ai.policy import View
+from games.ai.sampling import sample_deal
+from games.core.actions import Action
+from games.core.protocol import Rules
+from games.core.tiles import Tile
+
+if TYPE_CHECKING:
+    from games.ai.line import Weights
+
+#: Positions searched in one decision, over every deal and action, before it gives up.
+NODE_BUDGET = 30000
+
+#: Positions one playout may search to finish its hand exactly, before it plays on instead.
+PLAYOUT_SOLVE_BUDGET = 400
+
+#: Whether a playout that reaches the floor ends with the endgame's exact result.
+SOLVE_IN_PLAYOUTS = True
+
+#: Which playout seats play Medium's score: "none", "opponent" or "both".
+PLAYOUT_MEDIUM = "none"
+
+#: Pips a hand solved inside a playout is taken to be won by (a playout-ended hand counts its
+#: real pips), so a solved win weighs about as much as a played-out one.
+SOLVED_POINTS = 15.0
+
+WIN, TIE, LOSS = 1, 0, -1
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class OutOfBudget(Exception):
+    """The endgame is too big for the decision's budget: the ordinary search decides."""
+
+
+class Endgame:
+    """Exact won/tied/lost value of a two-hand Draw position with no drawing left.
+
+    Hands are the engine's tile masks (`config.tiles`); `me` is the seat whose result counts.
+    """
+
+    def __init__(self, rules: Rules[Any], config: Any, me: int, budget: int = NODE_BUDGET) -> None:
+        line: Any = rules
+        self.score_hand = line.score_hand
+        self.nobody: int = line.NOBODY
+        self.config = config
+        self.tiles = config.tiles
+        self.suit: tuple[int, ...] = self.tiles.suit
+        self.me = me
+        self.budget = budget
+        self.nodes = 0
+        self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
+
+    def result(self, hands: Sequence[int], out: int) -> int:
+        """WIN, TIE or LOSS for `me` of a hand ending with `hands` (`out` went out, or nobody)."""
+        config = self.config
+        pips = tuple(self.tiles.pip_count(h, config.double_blank) for h in hands)
+        score = self.score_hand(config, pips, out)
+        if score.winner == self.nobody:
+            return TIE
+        return WIN if score.winner == config.side[self.me] else LOSS
+
+    def moves(self, hand: int, left: int, right: int) -> list[tuple[int, int, int]]:
+        """(tile bit, new left, new right) for every play of `hand` on ends `left`, `right`."""
+        tiles = self.tiles
+        out = []
+        playable = hand & (self.suit[left] | self.suit[right])
+        while playable:
+            bit = playable & -playable
+            playable ^= bit
+            i = bit.bit_length() - 1
+            a, b = tiles.low[i], tiles.high[i]
+            if left in (a, b):
+                out.append((bit, b if a == left else a, right))
+            if right != left and right in (a, b):
+                out.append((bit, left, b if a == right else a))
+        return out
+
+    def after(self, hands: list[int], seat: int, bit: int, left: int, right: int) -> tuple[int | None, int]:
+        """Play `bit` for `seat`: (the hand's result, or None, and the seat to move next)."""
+        hands[seat] &= ~bit
+        if not hands[seat]:
+            return self.result(hands, seat), seat
+        fit = self.suit[left] | self.suit[right]
+        other = 1 - seat
+        if hands[other] & fit:
+            return None, other
+        if hands[seat] & fit:
+            return None, seat
+        return self.result(hands, self.nobody), seat
+
+    def value(self, h0: int, h1: int, left: int, right: int, seat: int, *, alpha: int = LOSS,
+              beta: int = WIN) -> int:
+        """The position's value for `me`, `seat` to move and holding a playable tile."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfBudget
+        lo, hi = (left, right) if left <= right else (right, left)
+        key = (h0, h1, lo, hi, seat)
+        found = self.table.get(key)
+        if found is not None:
+            v, kind = found
+            if kind == _EXACT or (kind == _LOWER and v >= beta) or (kind == _UPPER and v <= alpha):
+                return v
+        a0, b0 = alpha, beta
+        maximise = seat == self.me
+        best = LOSS - 1 if maximise else WIN + 1
+        hand = h0 if seat == 0 else h1
+        for bit, new_left, new_right in self.moves(hand, lo, hi):
+            hands = [h0, h1]
+            done, nxt = self.after(hands, seat, bit, new_left, new_right)
+            v = done if done is not None else self.value(hands[0], hands[1], new_left, new_right, nxt,
+                                                         alpha=alpha, beta=beta)
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        kind = _UPPER if best <= a0 else _LOWER if best >= b0 else _EXACT
+        self.table[key] = (best, kind)
+        return best
+
+    def play_value(self, hands: Sequence[int], seat: int, tile: int, end: str,
+                   ends: tuple[int, int]) -> int:
+        """The exact value of `seat` laying tile index `tile` on `end` ("left" or "right")."""
+        a, b = self.tiles.low[tile], self.tiles.high[tile]
+        left, right = ends
+        if end == "left":
+            left = b if a == left else a
+        else:
+            right = b if a == right else a
+        rest = list(hands)
+        done, nxt = self.after(rest, seat, 1 << tile, left, right)
+        return done if done is not None else self.value(rest[0], rest[1], left, right, nxt)
+
+
+def fits(tiles: Sequence[Tile], hidden: HiddenHand) -> bool:
+    """Whether `tiles` can fill the inferred slots (a bipartite matching exists)."""
+    if len(tiles) != len(hidden.slots) or any(t in hidden.banned for t in tiles):
+        return False
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j, slot in enumerate(hidden.slots):
+            if j in seen or tiles[i].low in slot or tiles[i].high in slot:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(tiles)))
+
+
+def applies(view: View) -> bool:
+    """A heads-up Draw decision on a two-ended line with the boneyard at the floor."""
+    options = view.get("options") or {}
+    if view.get("game") != "draw" or len(view.get("hand_sizes") or ()) != 2 or options.get("spinner"):
+        return False
+    ends = view.get("ends") or ()
+    if len(ends) != 2:
+        return False
+    return int(view.get("boneyard") or 0) <= int(options.get("boneyard_reserve", 2))
+
+
+def opponent_hands(view: View) -> list[list[Tile]]:
+    """Every hand the opponent may hold: the unseen tiles less a boneyard's worth, kept
+    where the opponent's voids allow it (all of them if none is allowed)."""
+    me = int(view["seat"])
+    other = 1 - me
+    unseen = unseen_tiles(view)
+    hidden = line_hidden_hands(view).get(other, HiddenHand())
+    size = int((view.get("hand_sizes") or ())[other])
+    every = [list(c) for c in combinations(unseen, size)] if size <= len(unseen) else []
+    allowed = [h for h in every if fits(h, hidden)]
+    return allowed or every
+
+
+def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
+                   budget: int = NODE_BUDGET) -> list[float] | None:
+    """Each action's mean exact result (won 1, tied 0, lost -1) over the opponent's possible
+    hands, or None where the endgame does not apply or exceeds the budget."""
+    if not applies(view):
+        return None
+    line: Any = rules
+    config = line.configure(view["players"], view["options"])
+    me = int(view["seat"])
+    tiles = config.tiles
+    mine = tiles.mask(hand_of(view))
+    ends_list = view.get("ends") or ()
+    by_id = {str(e["id"]): int(e["value"]) for e in ends_list}
+    if set(by_id) != {"left", "right"}:
+        return None
+    ends = (by_id["left"], by_id["right"])
+    deals = opponent_hands(view)
+    if not deals:
+        return None
+    solver = Endgame(rules, config, me, budget)
+    totals = [0.0] * len(legal)
+    try:
+        for deal in deals:
+            hands = [0, 0]
+            hands[me] = mine
+            hands[1 - me] = tiles.mask(deal)
+            solver.table.clear()
+            for k, action in enumerate(legal):
+                if action["type"] != "play":
+                    return None
+                a, b = action["tile"]
+                totals[k] += solver.play_value(hands, me, tiles.grid[a][b], str(action["end"]), ends)
+    except OutOfBudget:
+        return None
+    return [t / len(deals) for t in totals]
+
+
+def endgame_decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float],
+                   budget: int = NODE_BUDGET) -> Action | None:
+    """The endgame's best action (Medium's score breaking ties), or None to search as usual."""
+    values = endgame_values(rules, view, legal, budget)
+    if values is None:
+        return None
+    best = max(range(len(legal)), key=lambda i: (round(values[i], 9), prior[i], -i))
+    return legal[best]
+
+
+#: A playout move: (tile index, end) with end `LEAD_END`, `LEFT_END` or `RIGHT_END`, or a
+#: draw or a pass.
+Move = tuple[int, int]
+LEAD_END, LEFT_END, RIGHT_END = -1, 0, 1
+DRAW: Move = (-1, 0)
+PASS: Move = (-2, 0)
+
+
+class DrawSearch(FivesSearch):
+    """The line search for heads-up Draw on a two-ended line, stepping its own bitmask copy
+    of each sampled deal (as All Fives does) and, where `solve` is set, ending a playout that
+    reaches the floor with the endgame's exact result instead of playing it out.
+
+    With `solve` off and the heaviest-tile policy its values are the engine-driven search's
+    to the last bit (a test holds them equal): the moves are listed in the engine's order and
+    drawn from the same random stream.
+    """
+
+    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None, *,
+                 solve: bool | None = None, solve_budget: int | None = None) -> None:
+        super().__init__(rules, view, plan, weights, points_weight=0.0, match_bonus=0.0)
+        self.solve = SOLVE_IN_PLAYOUTS if solve is None else solve
+        self.solve_budget = PLAYOUT_SOLVE_BUDGET if solve_budget is None else solve_budget
+        self.endgame: Endgame | None = None
+        self.me = int(view["seat"])
+        #: Seats whose playout moves follow Medium's score (a bitmask), the others the
+        #: heaviest tile (`PLAYOUT_MEDIUM`).
+        self.medium_seats = 0
+        if weights is not None and self.players == 2:
+            if PLAYOUT_MEDIUM in ("both", "opponent"):
+                self.medium_seats |= 1 << (1 - self.me)
+            if PLAYOUT_MEDIUM == "both":
+                self.medium_seats |= 1 << self.me
+
+    def values(self, legal: Sequence[Action], rng: random.Random, budget: int) -> list[float]:
+        """Mean outcome of each action over the sampled deals, all sharing each deal and stream."""
+        samples = max(2, budget // len(legal))
+        rows: list[list[float]] = []
+        for _ in range(samples):
+            hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
+            if self.config is None:
+                self._start(hands, boneyard)
+                self.endgame = Endgame(self.rules, self.config, self.me, self.solve_budget)
+            assert self.config is not None
+            tiles = self.config.tiles
+            masks = [tiles.mask(h) for h in hands]
+            stock = [tiles.index(t) for t in boneyard]
+            stream = rng.getrandbits(64)
+            rows.append([self.run(masks, stock, action, random.Random(stream)) for action in legal])
+        return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
+
+    def run(self, hands: list[int], boneyard: list[int], first: Action, rng: random.Random) -> float:
+        """Play `first`, then the rest of the hand; the outcome for the searching side."""
+        config = self.config
+        layout = self.layout
+        assert config is not None
+        assert layout is not None
+        tiles = config.tiles
+        low, high, pips, suit, grid = tiles.low, tiles.high, tiles.pips, tiles.suit, tiles.grid
+        players = config.players
+        floor = config.draw_floor
+        noise = self.plan.noise
+        scores = list(self.scores)
+        hands = list(hands)
+        drawn = 0
+        stock = len(boneyard)
+        seat = self.to_move
+        left, right = layout.ends[0], layout.ends[1]
+        unplayed = 0
+        for h in hands:
+            unplayed |= h
+        for i in boneyard:
+            unplayed |= 1 << i
+        medium_seats = self.medium_seats
+        kind = first["type"]
+        move: Move
+        if kind == "play":
+            a, b = first["tile"]
+            end = first.get("end")
+            move = (grid[a][b], LEAD_END if end is None else LEFT_END if end == "left" else RIGHT_END)
+        else:
+            move = DRAW if kind == "draw" else PASS
+        for _ in range(PLAYOUT_CAP):
+            index, end = move
+            if index >= 0:
+                a, b = low[index], high[index]
+                if end == LEAD_END:
+                    left, right = a, b
+                elif end == LEFT_END:
+                    left = b if a == left else a
+                else:
+                    right = b if a == right else a
+                hand = hands[seat] & ~(1 << index)
+                hands[seat] = hand
+                unplayed &= ~(1 << index)
+                if not hand:
+                    return self.scores_outcome(self._end_hand(hands, scores, seat))
+                if stock - drawn <= floor:
+                    fit = suit[left] | suit[right]
+                    if not any(h & fit for h in hands):
+                        return self.scores_outcome(self._end_hand(hands, scores, self.nobody))
+                seat = (seat + 1) % players
+            elif index == DRAW[0]:
+                hands[seat] |= 1 << boneyard[drawn]
+                drawn += 1
+                if stock - drawn <= floor:
+                    fit = suit[left] | suit[right]
+                    if not any(h & fit for h in hands):
+                        return self.scores_outcome(self._end_hand(hands, scores, self.nobody))
+            else:
+                fit = suit[left] | suit[right]
+                seat = (seat + 1) % players
+                if not any(h & fit for h in hands):
+                    return self.scores_outcome(self._end_hand(hands, scores, self.nobody))
+            fit = suit[left] | suit[right]
+            playable = hands[seat] & fit
+            if not playable:
+                move = DRAW if stock - drawn > floor else PASS
+                continue
+            if self.solve and stock - drawn <= floor and self.endgame is not None:
+                solved = self._solved(hands, left, right, seat)
+                if solved is not None:
+                    return solved
+            legal: list[Move] = []
+            while playable:
+                bit = playable & -playable
+                playable ^= bit
+                i = bit.bit_length() - 1
+                if low[i] == left or high[i] == left:
+                    legal.append((i, LEFT_END))
+                if low[i] == right or high[i] == right:
+                    legal.append((i, RIGHT_END))
+            if len(legal) == 1:
+                move = legal[0]
+            elif rng.random() < noise:
+                move = rng.choice(legal)
+            elif medium_seats >> seat & 1:
+                move = self._medium(legal, hands[seat], unplayed, left, right)
+            else:
+                move = legal[0]
+                top = -1.0
+                for option in legal:
+                    i = option[0]
+                    weight = pips[i] + (4.5 if low[i] == high[i] else 0.0) + rng.random()
+                    if weight > top:
+                        top, move = weight, option
+        return self.scores_outcome(scores)
+
+    def _medium(self, legal: list[Move], hand: int, unplayed: int, left: int, right: int) -> Move:
+        """Medium's score of each play (`line_search.medium_move`) on the bitmask deal, less
+        its tie-breaking noise: going out, then pips, doubles, the spread of numbers kept, the
+        ends it can follow and the unseen tiles that fit them."""
+        w = self.weights
+        assert w is not None
+        assert self.config is not None
+        tiles = self.config.tiles
+        low, high, pips, suit = tiles.low, tiles.high, tiles.pips, tiles.suit
+        unseen = unplayed & ~hand
+        best = legal[0]
+        top = -1e9
+        for option in legal:
+            i, end = option
+            bit = 1 << i
+            rest = hand & ~bit
+            if not rest:
+                return option
+            a, b = low[i], high[i]
+            if end == LEFT_END:
+                values = {b if a == left else a, right}
+            else:
+                values = {left, b if a == right else a}
+            score = pips[i] * w.pips + (w.double if a == b else 0.0)
+            score += w.spread * sum(1 for mask in suit if rest & mask)
+            for v in values:
+                score += w.follow * min(2, (rest & suit[v]).bit_count())
+                score -= w.scarce * (unseen & suit[v] & ~bit).bit_count()
+            if score > top:
+                top, best = score, option
+        return best
+
+    def _solved(self, hands: list[int], left: int, right: int, seat: int) -> float | None:
+        """The exact result from here, as an outcome (a won hand is worth the win bonus and
+        the pips the playouts would expect it to score), or None past the budget."""
+        endgame = self.endgame
+        assert endgame is not None
+        endgame.table.clear()
+        endgame.nodes = 0
+        try:
+            result = endgame.value(hands[0], hands[1], left, right, seat)
+        except OutOfBudget:
+            return None
+        return result * (self.plan.win_bonus + SOLVED_POINTS * self.plan.pip_weight)
+
+
+def heads_up_line(view: View) -> bool:
+    """Heads-up Draw on a two-ended line: the game `DrawSearch` plays out on its own."""
+    options = view.get("options") or {}
+    heads_up = len(view.get("hand_sizes") or ()) == 2
+    return view.get("game") == "draw" and heads_up and not options.get("spinner")
+
+
+def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+           budget: int, plan: Plan, weights: Weights | None = None) -> Action:
+    """Draw's decision: the endgame solved where nobody may draw, else `line_search.decide`
+    (heads-up with `DrawSearch`'s playouts)."""
+    solved = endgame_decide(rules, view, legal, prior)
+    if solved is not None:
+        return solved
+    search = DrawSearch if heads_up_line(view) else None
+    return line_search.decide(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
+                              search=search)
