@@ -48,9 +48,6 @@ PLAYOUT_SOLVE_BUDGET = 400
 #: Whether a playout that reaches the floor ends with the endgame's exact result.
 SOLVE_IN_PLAYOUTS = True
 
-#: Which playout seats play Medium's score: "none", "opponent" or "both".
-PLAYOUT_MEDIUM = "none"
-
 #: Pips a hand solved inside a playout is taken to be won by (a playout-ended hand counts its
 #: real pips), so a solved win weighs about as much as a played-out one.
 SOLVED_POINTS = 15.0
@@ -282,14 +279,6 @@ class DrawSearch(FivesSearch):
         self.solve_budget = PLAYOUT_SOLVE_BUDGET if solve_budget is None else solve_budget
         self.endgame: Endgame | None = None
         self.me = int(view["seat"])
-        #: Seats whose playout moves follow Medium's score (a bitmask), the others the
-        #: heaviest tile (`PLAYOUT_MEDIUM`).
-        self.medium_seats = 0
-        if weights is not None and self.players == 2:
-            if PLAYOUT_MEDIUM in ("both", "opponent"):
-                self.medium_seats |= 1 << (1 - self.me)
-            if PLAYOUT_MEDIUM == "both":
-                self.medium_seats |= 1 << self.me
 
     def values(self, legal: Sequence[Action], rng: random.Random, budget: int) -> list[float]:
         """Mean outcome of each action over the sampled deals, all sharing each deal and stream."""
@@ -325,12 +314,6 @@ class DrawSearch(FivesSearch):
         stock = len(boneyard)
         seat = self.to_move
         left, right = layout.ends[0], layout.ends[1]
-        unplayed = 0
-        for h in hands:
-            unplayed |= h
-        for i in boneyard:
-            unplayed |= 1 << i
-        medium_seats = self.medium_seats
         kind = first["type"]
         move: Move
         if kind == "play":
@@ -351,7 +334,6 @@ class DrawSearch(FivesSearch):
                     right = b if a == right else a
                 hand = hands[seat] & ~(1 << index)
                 hands[seat] = hand
-                unplayed &= ~(1 << index)
                 if not hand:
                     return self.scores_outcome(self._end_hand(hands, scores, seat))
                 if stock - drawn <= floor:
@@ -393,8 +375,6 @@ class DrawSearch(FivesSearch):
                 move = legal[0]
             elif rng.random() < noise:
                 move = rng.choice(legal)
-            elif medium_seats >> seat & 1:
-                move = self._medium(legal, hands[seat], unplayed, left, right)
             else:
                 move = legal[0]
                 top = -1.0
@@ -404,38 +384,6 @@ class DrawSearch(FivesSearch):
                     if weight > top:
                         top, move = weight, option
         return self.scores_outcome(scores)
-
-    def _medium(self, legal: list[Move], hand: int, unplayed: int, left: int, right: int) -> Move:
-        """Medium's score of each play (`line_search.medium_move`) on the bitmask deal, less
-        its tie-breaking noise: going out, then pips, doubles, the spread of numbers kept, the
-        ends it can follow and the unseen tiles that fit them."""
-        w = self.weights
-        assert w is not None
-        assert self.config is not None
-        tiles = self.config.tiles
-        low, high, pips, suit = tiles.low, tiles.high, tiles.pips, tiles.suit
-        unseen = unplayed & ~hand
-        best = legal[0]
-        top = -1e9
-        for option in legal:
-            i, end = option
-            bit = 1 << i
-            rest = hand & ~bit
-            if not rest:
-                return option
-            a, b = low[i], high[i]
-            if end == LEFT_END:
-                values = {b if a == left else a, right}
-            else:
-                values = {left, b if a == right else a}
-            score = pips[i] * w.pips + (w.double if a == b else 0.0)
-            score += w.spread * sum(1 for mask in suit if rest & mask)
-            for v in values:
-                score += w.follow * min(2, (rest & suit[v]).bit_count())
-                score -= w.scarce * (unseen & suit[v] & ~bit).bit_count()
-            if score > top:
-                top, best = score, option
-        return best
 
     def _solved(self, hands: list[int], left: int, right: int, seat: int) -> float | None:
         """The exact result from here, as an outcome (a won hand is worth the win bonus and
