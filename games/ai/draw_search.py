@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
 from games.ai.fives_search import FivesSearch
-from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, unseen_tiles
+from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, unseen_tiles
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
@@ -162,25 +162,6 @@ class Endgame:
         rest = list(hands)
         done, nxt = self.after(rest, seat, 1 << tile, left, right)
         return done if done is not None else self.value(rest[0], rest[1], left, right, nxt)
-
-
-def fits(tiles: Sequence[Tile], hidden: HiddenHand) -> bool:
-    """Whether `tiles` can fill the inferred slots (a bipartite matching exists)."""
-    if len(tiles) != len(hidden.slots) or any(t in hidden.banned for t in tiles):
-        return False
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for j, slot in enumerate(hidden.slots):
-            if j in seen or tiles[i].low in slot or tiles[i].high in slot:
-                continue
-            seen.add(j)
-            if j not in owner or augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    return all(augment(i, set()) for i in range(len(tiles)))
 
 
 def applies(view: View) -> bool:

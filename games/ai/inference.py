@@ -10,7 +10,7 @@ is known not to carry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,3 +153,22 @@ def line_hidden_hands(view: View) -> dict[int, HiddenHand]:
         elif kind == "pass" and hidden is not None:
             hidden.forbid(_void_numbers(event, tracker))
     return hands
+
+
+def fits(tiles: Sequence[Tile], hidden: HiddenHand) -> bool:
+    """Whether `tiles` can fill the inferred slots (a bipartite matching exists)."""
+    if len(tiles) != len(hidden.slots) or any(t in hidden.banned for t in tiles):
+        return False
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j, slot in enumerate(hidden.slots):
+            if j in seen or tiles[i].low in slot or tiles[i].high in slot:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(tiles)))

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from games.ai import inference
 from games.ai.inference import HiddenHand, tile_of
 from games.engine import Rules, get_rules
 
@@ -54,20 +55,5 @@ def positions(
 
 
 def fits(tiles: list[Any], hidden: HiddenHand) -> bool:
-    """Whether the true tiles can fill the inferred slots (a bipartite matching exists)."""
-    hand = [tile_of(t) for t in tiles]
-    if len(hand) != len(hidden.slots) or any(t in hidden.banned for t in hand):
-        return False
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: set[int]) -> bool:
-        for j, slot in enumerate(hidden.slots):
-            if j in seen or hand[i].low in slot or hand[i].high in slot:
-                continue
-            seen.add(j)
-            if j not in owner or augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    return all(augment(i, set()) for i in range(len(hand)))
+    """Whether the true tiles (as the views list them) can fill the inferred slots."""
+    return inference.fits([tile_of(t) for t in tiles], hidden)
