@@ -104,7 +104,8 @@ def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory
     play_until([host], done)
     final = view(host)
     last = final["last_hand"]
-    assert final["match_over"] and max(final["scores"]) == 1
+    # One hand decides a match to one mark, and a bid in marks scores more than one.
+    assert final["match_over"] and max(final["scores"]) >= 1
     assert last["bid"] is not None and last["trump"] is not None
     assert any(e["type"] == "trick" for e in last["log"])
     assert host.evaluate("() => window.mostInTrick") >= 2
