@@ -31,7 +31,6 @@ from games.ai.fives_search import FivesSearch
 from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, unseen_tiles
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.policy import View
-from games.ai.sampling import sample_deal
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
@@ -261,24 +260,13 @@ class DrawSearch(FivesSearch):
         self.endgame: Endgame | None = None
         self.me = int(view["seat"])
 
-    def values(self, legal: Sequence[Action], rng: random.Random, budget: int) -> list[float]:
-        """Mean outcome of each action over the sampled deals, all sharing each deal and stream."""
-        samples = max(2, budget // len(legal))
-        rows: list[list[float]] = []
-        for _ in range(samples):
-            hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
-            if self.config is None:
-                self._start(hands, boneyard)
-                self.endgame = Endgame(self.rules, self.config, self.me, self.solve_budget)
-            assert self.config is not None
-            tiles = self.config.tiles
-            masks = [tiles.mask(h) for h in hands]
-            stock = [tiles.index(t) for t in boneyard]
-            stream = rng.getrandbits(64)
-            rows.append([self.run(masks, stock, action, random.Random(stream)) for action in legal])
-        return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
+    def _start(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> None:
+        super()._start(hands, boneyard)
+        assert self.config is not None
+        self.endgame = Endgame(self.rules, self.config, self.me, self.solve_budget)
 
-    def run(self, hands: list[int], boneyard: list[int], first: Action, rng: random.Random) -> float:
+    def playout_value(self, hands: list[int], boneyard: list[int], first: Action,
+                      rng: random.Random) -> float:
         """Play `first`, then the rest of the hand; the outcome for the searching side."""
         config = self.config
         layout = self.layout

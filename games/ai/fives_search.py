@@ -125,9 +125,13 @@ class FivesSearch(Search):
             masks = [tiles.mask(h) for h in hands]
             stock = [tiles.index(t) for t in boneyard]
             stream = rng.getrandbits(64)
-            rows.append([self.outcome_of(self.play_out(masks, stock, action, random.Random(stream)))
-                         for action in legal])
+            rows.append([self.playout_value(masks, stock, action, random.Random(stream)) for action in legal])
         return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
+
+    def playout_value(self, hands: list[int], boneyard: list[int], first: Action,
+                      rng: random.Random) -> float:
+        """The searching side's outcome of one playout of `first` on one sampled deal."""
+        return self.outcome_of(self.play_out(hands, boneyard, first, rng))
 
     def outcome_of(self, after: list[int]) -> float:
         """`Search.scores_outcome`, with the match bonus."""
