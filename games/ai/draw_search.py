@@ -21,6 +21,7 @@ family). A test holds the solver's results equal to exhaustive play through the 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from itertools import combinations
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from games.ai import line_search
 from games.ai.fives_search import FivesSearch
 from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, unseen_tiles
+from games.ai.line_infer import Model, SeatReading, deal_of, mix, read_view, sample
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.policy import View
 from games.core.actions import Action
@@ -47,9 +49,22 @@ PLAYOUT_SOLVE_BUDGET = 400
 #: Whether a playout that reaches the floor ends with the endgame's exact result.
 SOLVE_IN_PLAYOUTS = True
 
+#: Whether the playouts' deals are drawn by how well they explain the opponent's plays.
+READ_PLAYS = True
+
+#: Void-respecting deals weighed per decision, of which the playouts' deals are drawn.
+DEALS_READ = 100
+
+#: The opponent model weighing deals (`line_infer.Model`): sharpness, the chance mixed into
+#: each play, and the prior share of a uniformly random player.
+PLAY_MODEL = (2.0, 0.1, 0.5)
+
 #: Pips a hand solved inside a playout is taken to be won by (a playout-ended hand counts its
 #: real pips), so a solved win weighs about as much as a played-out one.
 SOLVED_POINTS = 15.0
+
+#: A sampled deal: every seat's hand and the boneyard in draw order.
+Deal = tuple[list[list[Tile]], list[Tile]]
 
 WIN, TIE, LOSS = 1, 0, -1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -253,12 +268,64 @@ class DrawSearch(FivesSearch):
     """
 
     def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None, *,
-                 solve: bool | None = None, solve_budget: int | None = None) -> None:
+                 solve: bool | None = None, solve_budget: int | None = None,
+                 read_plays: bool | None = None) -> None:
         super().__init__(rules, view, plan, weights, points_weight=0.0, match_bonus=0.0)
         self.solve = SOLVE_IN_PLAYOUTS if solve is None else solve
         self.solve_budget = PLAYOUT_SOLVE_BUDGET if solve_budget is None else solve_budget
+        self.read_plays = READ_PLAYS if read_plays is None else read_plays
         self.endgame: Endgame | None = None
         self.me = int(view["seat"])
+
+    def values(self, legal: Sequence[Action], rng: random.Random, budget: int) -> list[float]:
+        """Mean outcome of each action over deals drawn in proportion to how well they
+        explain the opponent's plays (`weighed_deals`), or over plain sampled deals."""
+        samples = max(2, budget // len(legal))
+        deals = self.weighed_deals(rng, samples) if self.read_plays else None
+        if deals is None:
+            return super().values(legal, rng, budget)
+        rows = [self.row(hands, boneyard, legal, rng) for hands, boneyard in deals]
+        return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
+
+    def weighed_deals(self, rng: random.Random, count: int) -> list[Deal] | None:
+        """`count` deals resampled from `DEALS_READ` void-respecting ones, each kept in
+        proportion to the chance that the opponent, holding its tiles, made its plays.
+
+        The chance is a mixture (`PLAY_MODEL`): a Medium-like player or a uniformly random
+        one, so against a random player the plays soon stop favouring any deal. Importance
+        weights on the search's own few deals would leave most of them nearly weightless;
+        resampling from many keeps every playout on a likely deal. None when the opponent has
+        not yet chosen between plays.
+        """
+        other = 1 - self.me
+        if self.weights is None:
+            return None
+        reading = read_view(self.view)
+        plays = [p for p in reading.plays if p.seat == other]
+        if not plays:
+            return None
+        beta, chance, share = PLAY_MODEL
+        model = Model(self.weights, beta, chance, self.top, share)
+        seat = SeatReading(model, plays)
+        drawn = [sample(reading, self.unseen, rng) for _ in range(DEALS_READ)]
+        logs = []
+        for dealt in drawn:
+            mine, uniform = seat.pair(dealt.get(other, ()))
+            logs.append(mix(share, mine, uniform))
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        total = sum(weights)
+        picked: list[Deal] = []
+        start = rng.random() / count
+        reached = 0.0
+        j = 0
+        for k in range(count):
+            target = (start + k / count) * total
+            while j < len(weights) - 1 and reached + weights[j] < target:
+                reached += weights[j]
+                j += 1
+            picked.append(deal_of(self.view, drawn[j], self.unseen, rng))
+        return picked
 
     def _start(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> None:
         super()._start(hands, boneyard)

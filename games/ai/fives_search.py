@@ -118,15 +118,20 @@ class FivesSearch(Search):
         rows: list[list[float]] = []
         for _ in range(samples):
             hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
-            if self.config is None:
-                self._start(hands, boneyard)
-            assert self.config is not None
-            tiles = self.config.tiles
-            masks = [tiles.mask(h) for h in hands]
-            stock = [tiles.index(t) for t in boneyard]
-            stream = rng.getrandbits(64)
-            rows.append([self.playout_value(masks, stock, action, random.Random(stream)) for action in legal])
+            rows.append(self.row(hands, boneyard, legal, rng))
         return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
+
+    def row(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any], legal: Sequence[Action],
+            rng: random.Random) -> list[float]:
+        """Every candidate played out on one sampled deal, all from the same random stream."""
+        if self.config is None:
+            self._start(hands, boneyard)
+        assert self.config is not None
+        tiles = self.config.tiles
+        masks = [tiles.mask(h) for h in hands]
+        stock = [tiles.index(t) for t in boneyard]
+        stream = rng.getrandbits(64)
+        return [self.playout_value(masks, stock, action, random.Random(stream)) for action in legal]
 
     def playout_value(self, hands: list[int], boneyard: list[int], first: Action,
                       rng: random.Random) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from games.ai.inference import EndTracker, initial_sizes, set_top, tile_of
+from games.ai.inference import EndTracker, hand_of, initial_sizes, set_top, tile_of
 from games.ai.policy import View
 from games.core.tiles import Tile, full_set
 
@@ -155,6 +155,20 @@ def sample(reading: Reading, unseen: Sequence[Tile], rng: random.Random) -> dict
     raise AssertionError("the relaxed deal always succeeds")
 
 
+def deal_of(view: View, dealt: Mapping[int, Sequence[tuple[Tile, int]]], unseen: Sequence[Tile],
+            rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Every seat's hand (the viewer's from the view) and a shuffled boneyard, from the
+    hidden seats' tiles of a `sample`."""
+    used = {t for tiles in dealt.values() for t, _ in tiles}
+    boneyard = [t for t in unseen if t not in used]
+    rng.shuffle(boneyard)
+    me = view.get("seat")
+    seats = len(view.get("hand_sizes") or ())
+    hands = [list(hand_of(view)) if seat == me else [t for t, _ in dealt.get(seat, ())]
+             for seat in range(seats)]
+    return hands, boneyard
+
+
 @dataclass(frozen=True, slots=True)
 class Model:
     """The Medium-like model of the other seats: its weights, sharpness and share of chance."""
@@ -211,11 +225,11 @@ def log_likelihood(model: Model, reading: Reading, dealt: Mapping[int, Sequence[
         by_seat.setdefault(play.seat, []).append(play)
     for seat, plays in by_seat.items():
         mine, uniform = _seat_likelihood(model, plays, dealt.get(seat, ()), full, carries)
-        total += _mix(model.random_share, mine, uniform)
+        total += mix(model.random_share, mine, uniform)
     return total
 
 
-def _mix(share: float, model: float, uniform: float) -> float:
+def mix(share: float, model: float, uniform: float) -> float:
     """log((1 - share) e^model + share e^uniform), the seat being either kind of player."""
     if share <= 0.0:
         return model
@@ -284,3 +298,108 @@ def random_posterior(model: Model, reading: Reading,
 def _log_mean_exp(values: Sequence[float]) -> float:
     top = max(values)
     return top + math.log(sum(math.exp(v - top) for v in values) / len(values))
+
+
+#: A play an opponent could make with one tile: the end, the score no deal changes (pips,
+#: double) and the end values it would leave.
+_Option = tuple[str, float, tuple[int, ...]]
+#: One observed play, read once: when, how many tiles the seat held, the tiles it played
+#: later that it held then, the tiles that fit, the tiles played before, what it could play.
+_Row = tuple[int, int, list[int], int, int, dict[int, list[_Option]], tuple[Tile, str]]
+
+
+class SeatReading:
+    """One seat's plays read once, so that many deals can be weighed by them quickly.
+
+    `pair(now)` equals `_seat_likelihood` for the same model, plays and tiles (a test holds
+    them equal); everything a deal cannot change (the tiles the seat played later, the
+    ends, what each play would leave) is worked out here once, not once per deal.
+    """
+
+    def __init__(self, model: Model, plays: Sequence[Play]) -> None:
+        stride = model.top + 1
+        self.model = model
+        self.stride = stride
+        self.full = sum(_bit(t, stride) for t in full_set(model.top))
+        self.carries = _carries(model.top)
+        w = model.weights
+        self.rows: list[_Row] = []
+        for k, play in enumerate(plays):
+            later = [_bit(play.tile, stride)]
+            later += [_bit(p.tile, stride) for p in plays[k + 1:] if p.born < play.at]
+            ends = dict(play.ends)
+            fit = 0
+            for v in ends.values():
+                fit |= self.carries[v]
+            options: dict[int, list[_Option]] = {}
+            for tile in full_set(model.top):
+                per_tile = []
+                for name, v in ends.items():
+                    if tile.has(v):
+                        after = dict(ends)
+                        after[name] = tile.other(v)
+                        const = tile.pips * w.pips + (w.double if tile.is_double else 0.0)
+                        per_tile.append((name, const, tuple(set(after.values()))))
+                if per_tile:
+                    options[_bit(tile, stride)] = per_tile
+            seen = (play.tile, play.end)
+            self.rows.append((play.at, play.size, later, fit, play.played_mask, options, seen))
+        self.tile_of_bit = {_bit(t, stride): t for t in full_set(model.top)}
+
+    def pair(self, now: Sequence[tuple[Tile, int]]) -> tuple[float, float]:
+        """Log chance of the plays under the model, and under uniformly random play."""
+        model = self.model
+        w = model.weights
+        spread, follow, scarce = w.spread, w.follow, w.scarce
+        beta, chance = model.beta, model.chance
+        carries = self.carries
+        numbers = range(len(carries))
+        stride = self.stride
+        tile_of_bit = self.tile_of_bit
+        dealt = [(_bit(t, stride), born) for t, born in now]
+        total = 0.0
+        uniform = 0.0
+        for at, size, later, fit, played, options, seen in self.rows:
+            kept = 0
+            count = 0
+            for bit, born in dealt:
+                if born < at:
+                    kept |= bit
+                    count += 1
+            held = kept
+            for bit in later[: max(1, size - count)]:
+                held |= bit
+            unseen = self.full & ~held & ~played
+            in_hand = [(held & carries[n]).bit_count() for n in numbers]
+            out_hand = [(unseen & carries[n]).bit_count() for n in numbers]
+            covered = sum(1 for c in in_hand if c)
+            scores: list[float] = []
+            chosen: float | None = None
+            playable = held & fit
+            while playable:
+                bit = playable & -playable
+                playable ^= bit
+                tile = tile_of_bit[bit]
+                a, b = tile.low, tile.high
+                lone = (in_hand[a] == 1) + (b != a and in_hand[b] == 1)
+                for name, const, values in options[bit]:
+                    if held == bit:
+                        score = 1000.0
+                    else:
+                        score = const + spread * (covered - lone)
+                        for v in values:
+                            score += follow * min(2, in_hand[v] - (v in (a, b)))
+                            score -= scarce * out_hand[v]
+                    if chosen is None and (tile, name) == seen:
+                        chosen = score
+                    scores.append(score)
+            if len(scores) < 2:
+                continue
+            if chosen is None:
+                chosen = min(scores)
+            top = max(scores)
+            z = sum(math.exp(beta * (s - top)) for s in scores)
+            p = math.exp(beta * (chosen - top)) / z
+            total += math.log((1.0 - chance) * p + chance / len(scores))
+            uniform -= math.log(len(scores))
+        return total, uniform

@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
-from games.ai.line_infer import Model, Reading, log_likelihood, random_posterior, read_view, sample
+from games.ai.inference import HiddenHand, line_hidden_hands, tile_of, unseen_tiles
+from games.ai.line_infer import Model, Reading, deal_of, log_likelihood, random_posterior, read_view, sample
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
 from games.ai.search import my_side
@@ -372,12 +372,7 @@ class Search:
         weight = 0.0
         if self.reading is not None and self.model is not None:
             dealt = sample(self.reading, self.unseen, rng)
-            used = {t for tiles in dealt.values() for t, _ in tiles}
-            boneyard = [t for t in self.unseen if t not in used]
-            rng.shuffle(boneyard)
-            me = int(self.view["seat"])
-            hands = [list(hand_of(self.view)) if seat == me else [t for t, _ in dealt.get(seat, [])]
-                     for seat in range(self.players)]
+            hands, boneyard = deal_of(self.view, dealt, self.unseen, rng)
             weight = log_likelihood(self.model, self.reading, dealt)
         else:
             hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)

@@ -1,10 +1,12 @@
-"""The heads-up Draw endgame solver: a known forced win, and the engine's own results."""
+"""Heads-up Draw: the endgame solver (a known forced win, the engine's own results) and the
+reading of the opponent's plays that picks the playouts' deals."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from games.ai import make_bot
 from games.ai.draw_search import (
     LOSS,
     SOLVED_POINTS,
@@ -16,8 +18,11 @@ from games.ai.draw_search import (
     endgame_values,
     opponent_hands,
 )
+from games.ai.inference import unseen_tiles
 from games.ai.line import WEIGHTS
+from games.ai.line_infer import Model, SeatReading, log_likelihood, mix, read_view, sample
 from games.ai.line_search import PLANS, Search
+from games.ai.sampling import sample_deal
 
 from .support import positions, rules_or_skip
 
@@ -104,7 +109,7 @@ def test_the_own_draw_playouts_value_every_action_as_the_engine_does() -> None:
             if len(legal) < 2 or k % 3:
                 continue
             engine = Search(rules, view, plan, WEIGHTS["draw"]).values(legal, random.Random(k), 60)
-            own = DrawSearch(rules, view, plan, WEIGHTS["draw"], solve=False).values(legal, random.Random(k), 60)
+            own = DrawSearch(rules, view, plan, WEIGHTS["draw"], solve=False, read_plays=False).values(legal, random.Random(k), 60)
             assert own == engine
             checked += 1
             floor += applies(view)
@@ -130,3 +135,60 @@ def test_playouts_that_reach_the_floor_take_the_solved_result() -> None:
         assert all(-worth <= v <= worth for v in values)
         return
     raise AssertionError("no floor position met")
+
+
+def medium_positions(rules: Any, games: int, seed: bytes) -> list[Any]:
+    """States of heads-up hands where a Medium seat plays an Easy one, seat 0 to move."""
+    out = []
+    for g in range(games):
+        state = rules.new_match(players=2, options={}, seed=seed + bytes([g]))
+        bots = [make_bot("draw", "easy", seed=seed + b"e%d" % g), make_bot("draw", "medium", seed=seed + b"m%d" % g)]
+        while rules.to_move(state) is not None and rules.hand_index(state) == 0:
+            seat = rules.to_move(state)
+            if seat == 0:
+                out.append(state)
+            state = rules.apply(state, bots[seat].choose(rules.view(state, seat)))
+    return out
+
+
+def test_the_fast_reading_of_plays_weighs_a_deal_as_the_model_does() -> None:
+    """`SeatReading.pair` is the plain log-likelihood of `line_infer`, only faster."""
+    rules = rules_or_skip("draw")
+    model = Model(WEIGHTS["draw"], 2.0, 0.1, 6, 0.5)
+    rng = random.Random(5)
+    checked = 0
+    for state in medium_positions(rules, 4, b"read-fast"):
+        view = rules.view(state, 0)
+        reading = read_view(view)
+        plays = [p for p in reading.plays if p.seat == 1]
+        if not plays:
+            continue
+        seat = SeatReading(model, plays)
+        for _ in range(10):
+            dealt = sample(reading, unseen_tiles(view), rng)
+            plain = log_likelihood(model, reading, dealt)
+            assert abs(mix(0.5, *seat.pair(dealt.get(1, ()))) - plain) < 1e-9
+            checked += 1
+    assert checked >= 100
+
+
+def test_deals_drawn_by_the_plays_hold_more_of_a_medium_players_real_tiles() -> None:
+    """Against a Medium opponent, deals resampled by how well they explain its plays give it
+    more of the tiles it really holds than deals that only respect its voids."""
+    rules = rules_or_skip("draw")
+    plan = PLANS["draw"]
+    weighed = plain = 0
+    for k, state in enumerate(medium_positions(rules, 12, b"read-real")):
+        view = rules.view(state, 0)
+        truth = {tuple(t) for t in rules.view(state, 1)["hand"]}
+        search = DrawSearch(rules, view, plan, WEIGHTS["draw"])
+        deals = search.weighed_deals(random.Random(k), 40)
+        if deals is None:
+            continue
+        weighed += sum(sum((t.low, t.high) in truth for t in hands[1]) for hands, _ in deals)
+        control = DrawSearch(rules, view, plan, WEIGHTS["draw"])
+        rng = random.Random(k)
+        for _ in range(40):
+            hands, _ = sample_deal(view, control.hidden, control.unseen, rng)
+            plain += sum((t.low, t.high) in truth for t in hands[1])
+    assert weighed > 1.08 * plain
