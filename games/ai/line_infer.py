@@ -191,25 +191,6 @@ def _carries(top: int) -> tuple[int, ...]:
     return tuple(sum(1 << (min(n, m) * stride + max(n, m)) for m in range(stride)) for n in range(stride))
 
 
-def _score(model: Model, tile: Tile, end: str, ends: dict[str, int], *, rest: int, unseen: int,
-           carries: tuple[int, ...]) -> float:
-    """Medium's score of a play, less the terms no deal changes (going out beats all).
-
-    `rest` and `unseen` are masks: the seat's other tiles, and the tiles it has not seen.
-    """
-    if not rest:
-        return 1000.0
-    w = model.weights
-    after = dict(ends)
-    after[end] = tile.other(ends[end])
-    score = tile.pips * w.pips + (w.double if tile.is_double else 0.0)
-    score += w.spread * sum(1 for mask in carries if rest & mask)
-    for v in set(after.values()):
-        score += w.follow * min(2, (rest & carries[v]).bit_count())
-        score -= w.scarce * (unseen & carries[v]).bit_count()
-    return score
-
-
 def log_likelihood(model: Model, reading: Reading, dealt: Mapping[int, Sequence[tuple[Tile, int]]]) -> float:
     """Log chance that the seats, holding the dealt tiles, make every observed play.
 
@@ -218,15 +199,17 @@ def log_likelihood(model: Model, reading: Reading, dealt: Mapping[int, Sequence[
     random player the plays soon stop telling deals apart.
     """
     total = 0.0
-    full = sum(_bit(t, model.top + 1) for t in full_set(model.top))
-    carries = _carries(model.top)
+    for seat, plays in _plays_by_seat(reading).items():
+        mine, uniform = SeatReading(model, plays).pair(dealt.get(seat, ()))
+        total += mix(model.random_share, mine, uniform)
+    return total
+
+
+def _plays_by_seat(reading: Reading) -> dict[int, list[Play]]:
     by_seat: dict[int, list[Play]] = {}
     for play in reading.plays:
         by_seat.setdefault(play.seat, []).append(play)
-    for seat, plays in by_seat.items():
-        mine, uniform = _seat_likelihood(model, plays, dealt.get(seat, ()), full, carries)
-        total += mix(model.random_share, mine, uniform)
-    return total
+    return by_seat
 
 
 def mix(share: float, model: float, uniform: float) -> float:
@@ -239,36 +222,6 @@ def mix(share: float, model: float, uniform: float) -> float:
     return top + math.log(math.exp(a - top) + math.exp(b - top))
 
 
-def _seat_likelihood(model: Model, plays: Sequence[Play], now: Sequence[tuple[Tile, int]],
-                     full: int, carries: tuple[int, ...]) -> tuple[float, float]:
-    """Log chance of one seat's plays under the model, and under uniformly random play."""
-    total = 0.0
-    uniform = 0.0
-    for k, play in enumerate(plays):
-        later = [play.tile] + [p.tile for p in plays[k + 1:] if p.born < play.at]
-        kept = [t for t, born in now if born < play.at]
-        # Too many: some later plays were of tiles drawn since; the latest are likeliest.
-        later = later[: max(1, play.size - len(kept))]
-        held = set(kept + later)
-        ends = dict(play.ends)
-        options = [(t, name) for t in held for name, v in ends.items() if t.has(v)]
-        if len(options) < 2:
-            continue
-        stride = model.top + 1
-        mask = sum(_bit(t, stride) for t in held)
-        unseen = full & ~mask & ~play.played_mask
-        scores = [_score(model, t, name, ends, rest=mask & ~_bit(t, stride), unseen=unseen, carries=carries)
-                  for t, name in options]
-        seen = (play.tile, play.end)
-        chosen = scores[options.index(seen)] if seen in options else min(scores)
-        top = max(scores)
-        z = sum(math.exp(model.beta * (s - top)) for s in scores)
-        p = math.exp(model.beta * (chosen - top)) / z
-        total += math.log((1.0 - model.chance) * p + model.chance / len(options))
-        uniform -= math.log(len(options))
-    return total, uniform
-
-
 def random_posterior(model: Model, reading: Reading,
                      deals: Sequence[Mapping[int, Sequence[tuple[Tile, int]]]]) -> dict[int, float]:
     """Each seat's chance of being a uniformly random player rather than the model, given
@@ -277,15 +230,11 @@ def random_posterior(model: Model, reading: Reading,
     The prior is `model.random_share`; a seat with no play that told the two apart keeps it.
     So the search can play out each seat as the kind of player it has shown itself to be.
     """
-    full = sum(_bit(t, model.top + 1) for t in full_set(model.top))
-    carries = _carries(model.top)
-    by_seat: dict[int, list[Play]] = {}
-    for play in reading.plays:
-        by_seat.setdefault(play.seat, []).append(play)
     share = min(max(model.random_share, 1e-6), 1.0 - 1e-6)
     out: dict[int, float] = {}
-    for seat, plays in by_seat.items():
-        pairs = [_seat_likelihood(model, plays, dealt.get(seat, ()), full, carries) for dealt in deals]
+    for seat, plays in _plays_by_seat(reading).items():
+        seat_reading = SeatReading(model, plays)
+        pairs = [seat_reading.pair(dealt.get(seat, ())) for dealt in deals]
         if not pairs:
             continue
         mine = _log_mean_exp([m for m, _ in pairs]) + math.log(1.0 - share)
@@ -311,9 +260,11 @@ _Row = tuple[int, int, list[int], int, int, dict[int, list[_Option]], tuple[Tile
 class SeatReading:
     """One seat's plays read once, so that many deals can be weighed by them quickly.
 
-    `pair(now)` equals `_seat_likelihood` for the same model, plays and tiles (a test holds
-    them equal); everything a deal cannot change (the tiles the seat played later, the
-    ends, what each play would leave) is worked out here once, not once per deal.
+    `pair(now)` is the log chance of the plays under the model (Medium's score of every play
+    the seat could have made with the tiles `now` gives it, less what no deal changes) and
+    under a random player; a test holds it equal to a plain, play-by-play reading. Whatever
+    a deal cannot change (the tiles the seat played later, the ends, what each play would
+    leave) is worked out here once, not once per deal.
     """
 
     def __init__(self, model: Model, plays: Sequence[Play]) -> None:
