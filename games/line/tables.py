@@ -31,6 +31,8 @@ class TileTable:
     doubles_high_first: tuple[int, ...]
     by_weight: tuple[int, ...]
     plans: dict[tuple[int, ...], Plan] = field(default_factory=dict, compare=False, repr=False)
+    #: Pips of every byte of a mask, per byte position: a hand's count is a few lookups.
+    byte_pips: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
 
     def plan(self, ends: tuple[int, ...]) -> Plan:
         """For open ends `ends`: the mask of tiles that fit any, and `(mask, end id)` per end.
@@ -68,11 +70,16 @@ class TileTable:
         return [self.tiles[i] for i in bits(mask)]
 
     def pip_count(self, mask: int, double_blank: int) -> int:
-        """Pips held, the double-blank counting `double_blank` (it is tile 0 of every set)."""
-        total = 0
-        for i in bits(mask):
-            total += self.pips[i]
-        return total + double_blank if mask & 1 else total
+        """Pips held, the double-blank counting `double_blank` (it is tile 0 of every set).
+
+        By bytes of the mask, not tile by tile: hands are counted at every end of a hand in
+        the AI's playouts and endgame searches.
+        """
+        total = double_blank if mask & 1 else 0
+        for per_byte in self.byte_pips:
+            total += per_byte[mask & 255]
+            mask >>= 8
+        return total
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -103,4 +110,9 @@ def table(top: int) -> TileTable:
                    for a in range(top + 1)),
         doubles_high_first=doubles,
         by_weight=by_weight,
+        byte_pips=tuple(
+            tuple(sum(tiles[start + k].pips for k in range(8) if byte >> k & 1 and start + k < len(tiles))
+                  for byte in range(256))
+            for start in range(0, len(tiles), 8)
+        ),
     )

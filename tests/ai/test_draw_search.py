@@ -8,9 +8,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from games.ai import make_bot
 from games.ai.draw_search import (
+    LEFT_END,
     LOSS,
+    RIGHT_END,
     SOLVED_POINTS,
     TIE,
     WIN,
@@ -20,8 +24,8 @@ from games.ai.draw_search import (
     endgame_values,
     opponent_hands,
 )
-from games.ai.inference import unseen_tiles
-from games.ai.line import WEIGHTS
+from games.ai.inference import hand_of, line_hidden_hands, unseen_tiles
+from games.ai.line import LINE_KIT, WEIGHTS
 from games.ai.line_infer import Model, Play, SeatReading, mix, read_view, sample
 from games.ai.line_search import PLANS, Search
 from games.ai.sampling import sample_deal
@@ -112,12 +116,43 @@ def test_the_own_draw_playouts_value_every_action_as_the_engine_does() -> None:
             if len(legal) < 2 or k % 3:
                 continue
             engine = Search(rules, view, plan, WEIGHTS["draw"]).values(legal, random.Random(k), 60)
-            own = DrawSearch(rules, view, plan, WEIGHTS["draw"], solve=False, read_plays=False).values(legal, random.Random(k), 60)
+            own = DrawSearch(rules, view, plan, WEIGHTS["draw"], solve=False, read_plays=False,
+                             medium_playouts=False).values(legal, random.Random(k), 60)
             assert own == engine
             checked += 1
             floor += applies(view)
     assert checked >= 20
     assert floor >= 3
+
+
+def test_the_medium_playout_move_is_a_best_play_by_mediums_own_score() -> None:
+    """The playouts' bitmask copy of Medium's score picks, wherever the opponent has shown no
+    void (the one term it leaves out), a play that Medium's own scoring ranks first."""
+    rules = rules_or_skip("draw")
+    kit = LINE_KIT
+    checked = 0
+    for g in range(8):
+        for state in positions(rules, 2, {}, b"draw-medium-%d" % g, steps=200):
+            seat = rules.to_move(state)
+            view = rules.view(state, seat)
+            legal = [dict(a) for a in view["legal"]]
+            ends = view.get("ends") or ()
+            if len(legal) < 2 or len(ends) != 2 or legal[0]["type"] != "play":
+                continue
+            if any(h.slots and any(h.slots) for h in line_hidden_hands(view).values()):
+                continue
+            search = DrawSearch(rules, view, PLANS["draw"], WEIGHTS["draw"])
+            hands, boneyard = sample_deal(view, search.hidden, search.unseen, random.Random(g))
+            search._start(hands, boneyard)
+            tiles = search.config.tiles
+            moves = [(tiles.grid[a["tile"][0]][a["tile"][1]], LEFT_END if a["end"] == "left" else RIGHT_END)
+                     for a in legal]
+            left, right = (int(e["value"]) for e in ends)
+            chosen = search._medium_move(moves, tiles.mask(hand_of(view)), left, right, search.unplayed_mask)
+            scores = kit.prior(rules, view, legal, random.Random(g))
+            assert scores[moves.index(chosen)] == pytest.approx(max(scores))
+            checked += 1
+    assert checked >= 40
 
 
 def test_playouts_that_reach_the_floor_take_the_solved_result() -> None:

@@ -5,6 +5,8 @@ Positions are set up by loading a crafted dump, so each test shows the exact han
 """
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.core.errors import IllegalAction, MalformedAction
 from games.core.tiles import full_set
@@ -446,3 +448,14 @@ def test_after_drawing_a_tile_that_fits_any_fitting_tile_may_be_played() -> None
     assert rules.legal_actions(state) == [{"type": "play", "tile": [1, 6], "end": "left"}]
     with pytest.raises(IllegalAction, match="you must play"):
         rules.apply(state, DRAW)
+
+
+@given(top=st.sampled_from([6, 9, 12]), bits=st.integers(min_value=0), double_blank=st.sampled_from([0, 50]))
+def test_a_hands_pip_count_is_the_sum_of_its_tiles_the_double_blank_as_the_room_counts_it(
+    top: int, bits: int, double_blank: int
+) -> None:
+    tiles = table(top)
+    mask = bits & ((1 << len(tiles.tiles)) - 1)
+    held = [t for i, t in enumerate(tiles.tiles) if mask >> i & 1]
+    expected = sum(t.pips for t in held) + (double_blank if (0, 0) in [(t.low, t.high) for t in held] else 0)
+    assert tiles.pip_count(mask, double_blank) == expected
