@@ -64,3 +64,30 @@ def test_bad_options_are_refused_with_the_option_named(capsys: pytest.CaptureFix
     assert "hand_size" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--game", "draw", "--bots", "wizard", "--rounds", "1"])
+
+
+def test_paired_runs_of_the_same_rounds_compare_round_by_round(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`bench.paired` stores each round's winner; the same code twice differs nowhere, and a
+    changed plan field reaches the rounds it is run on."""
+    from bench import paired
+    from games.ai import line_search
+
+    rules_or_skip("draw")
+    base, again = tmp_path / "base.json", tmp_path / "again.json"
+    paired.main(["--bots", "medium,easy", "--rounds", "30", "--out", str(base)])
+    paired.main(["--bots", "medium,easy", "--rounds", "30", "--out", str(again), "--against", str(base)])
+    assert "+0.00 ± 0.00 points over 30 rounds, 0 changed" in capsys.readouterr().out
+    stored = json.loads(base.read_text())
+    assert len(stored["winners"]) == 30
+    assert set(stored["winners"]) <= {-1, 0, 1}
+    # Won, lost, tied, won against lost, lost, won, won: -1 and +0.5 over four rounds.
+    result = paired.compare([0, 1, -1, 0], [1, 1, 0, 0])
+    assert (result["gain"], result["changed"]) == (-12.5, 2)
+    before = line_search.PLANS["draw"]
+    try:
+        paired.patch([], ["draw.noise=0.5"])
+        assert line_search.PLANS["draw"].noise == 0.5
+    finally:
+        line_search.PLANS["draw"] = before
