@@ -72,14 +72,14 @@ FIGURES = (
     Figure(
         "draw2_hard_easy",
         "Draw, 2 players: Hard beats Easy",
-        "--game draw --players 2 --bots hard,easy --rounds 1000",
+        "--game draw --players 2 --bots hard,easy --rounds 15000",
         "won_of_decided",
         "≥ 70% (site 63.7%)",
     ),
     Figure(
         "draw2_hard_medium",
         "Draw, 2 players: Hard beats Medium",
-        "--game draw --players 2 --bots hard,medium --rounds 1000",
+        "--game draw --players 2 --bots hard,medium --rounds 15000",
         "won_of_decided",
         "≥ 60% (site 55.6%)",
     ),
@@ -153,6 +153,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="keep and reuse each run's JSON here")
     parser.add_argument("--seed", default="20260805")
     parser.add_argument("--only", default=None, help="comma-separated keys")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (figures stay the same)")
     args = parser.parse_args()
     wanted = set(args.only.split(",")) if args.only else None
     print("| figure | measured | 95% interval | n | target | command |")
@@ -165,8 +166,8 @@ def main() -> None:
         if path is not None and path.exists():
             report = json.loads(path.read_text())
         else:
-            config, count, jobs, _ = parse(argv)
-            report = run(config, count, jobs)
+            config, count, _, _ = parse(argv)
+            report = run(config, count, args.jobs)
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(report))

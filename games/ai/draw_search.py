@@ -4,19 +4,13 @@ In two-player Draw the last `boneyard_reserve` tiles are never drawn. Once the b
 down to them, nothing is left to chance: the opponent holds the unseen tiles less the ones
 lying in the boneyard, and there are few ways to choose those (`C(n + 2, 2)` for an
 opponent holding `n`). Each such deal that the opponent's voids allow is a perfect-information
-game of two hands and two ends, which an alpha-beta search with a transposition table solves
-exactly, counting only what the simulations count: a won hand, a tie, a lost hand. Hard takes
-the play that wins in most of those deals (loses in fewest), Medium's score breaking ties.
+game of two hands and two ends, which `line_endgame.Endgame` solves exactly as a won, tied or
+lost hand. Hard takes the play that wins in most of those deals (loses in fewest), Medium's
+score breaking ties.
 
 Playouts guess their way through an endgame with a rule of thumb; an exact answer per deal
-cannot do worse there, and the endgame is where a heads-up hand is mostly decided. The work
-is bounded by a count of searched positions: a position too big to solve in it is left to
-the ordinary search, so a decision stays deterministic and its cost bounded.
-
-The rules of a move at the floor follow `games.line.moves` (play on a matching end, pass when
-nothing fits, the hand ends when a hand is empty or nothing fits any hand); the hand's score
-is the engine's own `score_hand`, reached through the rules object (the AI imports no game
-family). A test holds the solver's results equal to exhaustive play through the engine.
+cannot do worse there, and the endgame is where a heads-up hand is mostly decided. A position
+too big for the solver's budget is left to the ordinary search.
 """
 
 from __future__ import annotations
@@ -28,8 +22,9 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
-from games.ai.fives_search import FivesSearch
+from games.ai.fives_search import DRAW, LEFT_END, PASS, RIGHT_END, FivesSearch, Move, first_move, placed
 from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, unseen_tiles
+from games.ai.line_endgame import NODE_BUDGET, Endgame, OutOfBudget
 from games.ai.line_infer import Model, SeatReading, deal_of, mix, read_view, sample
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.policy import View
@@ -39,9 +34,6 @@ from games.core.tiles import Tile
 
 if TYPE_CHECKING:
     from games.ai.line import Weights
-
-#: Positions searched in one decision, over every deal and action, before it gives up.
-NODE_BUDGET = 30000
 
 #: Positions one playout may search to finish its hand exactly, before it plays on instead.
 PLAYOUT_SOLVE_BUDGET = 400
@@ -72,151 +64,6 @@ MEDIUM_PLAYOUTS = True
 
 #: A sampled deal: every seat's hand and the boneyard in draw order.
 Deal = tuple[list[list[Tile]], list[Tile]]
-
-WIN, TIE, LOSS = 1, 0, -1
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-
-
-class OutOfBudget(Exception):
-    """The endgame is too big for the decision's budget: the ordinary search decides."""
-
-
-class Endgame:
-    """Exact won/tied/lost value of a two-hand Draw position with no drawing left.
-
-    Hands are the engine's tile masks (`config.tiles`); `me` is the seat whose result counts.
-    """
-
-    def __init__(self, rules: Rules[Any], config: Any, me: int, budget: int = NODE_BUDGET) -> None:
-        line: Any = rules
-        self.score_hand = line.score_hand
-        self.nobody: int = line.NOBODY
-        self.config = config
-        self.tiles = config.tiles
-        self.suit: tuple[int, ...] = self.tiles.suit
-        self.me = me
-        self.budget = budget
-        self.nodes = 0
-        self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
-        self.leaves: dict[tuple[int, int, int], int] = {}
-
-    def result(self, hands: Sequence[int], out: int) -> int:
-        """WIN, TIE or LOSS for `me` of a hand ending with `hands` (`out` went out, or nobody)."""
-        config = self.config
-        pips = tuple(self.tiles.pip_count(h, config.double_blank) for h in hands)
-        score = self.score_hand(config, pips, out)
-        if score.winner == self.nobody:
-            return TIE
-        return WIN if score.winner == config.side[self.me] else LOSS
-
-    def after(self, hands: list[int], seat: int, bit: int, left: int, right: int) -> tuple[int | None, int]:
-        """Play `bit` for `seat`: (the hand's result, or None, and the seat to move next)."""
-        hands[seat] &= ~bit
-        if not hands[seat]:
-            return self.result(hands, seat), seat
-        fit = self.suit[left] | self.suit[right]
-        other = 1 - seat
-        if hands[other] & fit:
-            return None, other
-        if hands[seat] & fit:
-            return None, seat
-        return self.result(hands, self.nobody), seat
-
-    def value(self, h0: int, h1: int, left: int, right: int, seat: int, *, alpha: int = LOSS,
-              beta: int = WIN) -> int:
-        """The position's value for `me`, `seat` to move and holding a playable tile.
-
-        The plays that go out or leave the other seat without a play are tried first: they
-        settle most positions, so alpha-beta cuts sooner. This is where a heads-up Draw
-        decision spends most of its time.
-        """
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise OutOfBudget
-        lo, hi = (left, right) if left <= right else (right, left)
-        key = (h0, h1, lo, hi, seat)
-        table = self.table
-        found = table.get(key)
-        if found is not None:
-            v, kind = found
-            if kind == _EXACT or (kind == _LOWER and v >= beta) or (kind == _UPPER and v <= alpha):
-                return v
-        a0, b0 = alpha, beta
-        maximise = seat == self.me
-        best = LOSS - 1 if maximise else WIN + 1
-        suit = self.suit
-        low, high = self.tiles.low, self.tiles.high
-        hand, other = (h0, h1) if seat == 0 else (h1, h0)
-        playable = hand & (suit[lo] | suit[hi])
-        forcing: list[tuple[int, int, int]] = []
-        rest_moves: list[tuple[int, int, int]] = []
-        while playable:
-            bit = playable & -playable
-            playable ^= bit
-            i = bit.bit_length() - 1
-            a, b = low[i], high[i]
-            rest = hand & ~bit
-            if lo in (a, b):
-                new_left = b if a == lo else a
-                if not rest or not other & (suit[new_left] | suit[hi]):
-                    forcing.append((rest, new_left, hi))
-                else:
-                    rest_moves.append((rest, new_left, hi))
-            if hi != lo and (hi in (a, b)):
-                new_right = b if a == hi else a
-                if not rest or not other & (suit[lo] | suit[new_right]):
-                    forcing.append((rest, lo, new_right))
-                else:
-                    rest_moves.append((rest, lo, new_right))
-        for rest, new_left, new_right in forcing + rest_moves:
-            n0, n1 = (rest, other) if seat == 0 else (other, rest)
-            if not rest:
-                v = self.ended(n0, n1, seat)
-            else:
-                fit = suit[new_left] | suit[new_right]
-                if other & fit:
-                    v = self.value(n0, n1, new_left, new_right, 1 - seat, alpha=alpha, beta=beta)
-                elif rest & fit:
-                    v = self.value(n0, n1, new_left, new_right, seat, alpha=alpha, beta=beta)
-                else:
-                    v = self.ended(n0, n1, self.nobody)
-            # Plain comparisons: max() and min() calls cost a tenth of the search here.
-            if maximise:
-                if v > best:
-                    best = v
-                    if v > alpha:  # noqa: PLR1730
-                        alpha = v
-            elif v < best:
-                best = v
-                if v < beta:  # noqa: PLR1730
-                    beta = v
-            if alpha >= beta:
-                break
-        kind = _UPPER if best <= a0 else _LOWER if best >= b0 else _EXACT
-        table[key] = (best, kind)
-        return best
-
-    def ended(self, h0: int, h1: int, out: int) -> int:
-        """`result` of a hand ending with these two hands, remembered: leaves repeat often."""
-        key = (h0, h1, out)
-        found = self.leaves.get(key)
-        if found is None:
-            found = self.leaves[key] = self.result((h0, h1), out)
-        return found
-
-    def play_value(self, hands: Sequence[int], seat: int, tile: int, end: str,
-                   ends: tuple[int, int]) -> int:
-        """The exact value of `seat` laying tile index `tile` on `end` ("left" or "right")."""
-        a, b = self.tiles.low[tile], self.tiles.high[tile]
-        left, right = ends
-        if end == "left":
-            left = b if a == left else a
-        else:
-            right = b if a == right else a
-        rest = list(hands)
-        done, nxt = self.after(rest, seat, 1 << tile, left, right)
-        return done if done is not None else self.value(rest[0], rest[1], left, right, nxt)
-
 
 def applies(view: View) -> bool:
     """A heads-up Draw decision on a two-ended line with the boneyard at the floor."""
@@ -289,14 +136,6 @@ def endgame_decide(rules: Rules[Any], view: View, legal: list[Action], prior: li
     return legal[best]
 
 
-#: A playout move: (tile index, end) with end `LEAD_END`, `LEFT_END` or `RIGHT_END`, or a
-#: draw or a pass.
-Move = tuple[int, int]
-LEAD_END, LEFT_END, RIGHT_END = -1, 0, 1
-DRAW: Move = (-1, 0)
-PASS: Move = (-2, 0)
-
-
 class DrawSearch(FivesSearch):
     """The line search for heads-up Draw on a two-ended line, stepping its own bitmask copy
     of each sampled deal (as All Fives does) and, where `solve` is set, ending a playout that
@@ -319,6 +158,8 @@ class DrawSearch(FivesSearch):
         medium = MEDIUM_PLAYOUTS if medium_playouts is None else medium_playouts
         self.medium_playouts = medium and weights is not None
         self.solve = SOLVE_IN_PLAYOUTS if solve is None else solve
+        #: A solved win: the win bonus and the pips a played-out win would be expected to score.
+        self.solved_worth = plan.win_bonus + SOLVED_POINTS * plan.pip_weight
         self.solve_budget = PLAYOUT_SOLVE_BUDGET if solve_budget is None else solve_budget
         self.read_plays = READ_PLAYS if read_plays is None else read_plays
         self.endgame: Endgame | None = None
@@ -402,25 +243,13 @@ class DrawSearch(FivesSearch):
         unplayed = self.unplayed_mask
         medium = self.medium_playouts
         # One try per playout: a position too big for the budget stays too big a move later.
-        solve = self.solve and self.endgame is not None
-        kind = first["type"]
-        move: Move
-        if kind == "play":
-            a, b = first["tile"]
-            end = first.get("end")
-            move = (grid[a][b], LEAD_END if end is None else LEFT_END if end == "left" else RIGHT_END)
-        else:
-            move = DRAW if kind == "draw" else PASS
+        endgame = self.endgame if self.solve else None
+        move = first_move(grid, first)
         for _ in range(PLAYOUT_CAP):
             index, end = move
             if index >= 0:
                 a, b = low[index], high[index]
-                if end == LEAD_END:
-                    left, right = a, b
-                elif end == LEFT_END:
-                    left = b if a == left else a
-                else:
-                    right = b if a == right else a
+                left, right = placed(left, right, a, b, end)
                 hand = hands[seat] & ~(1 << index)
                 hands[seat] = hand
                 unplayed &= ~(1 << index)
@@ -448,12 +277,12 @@ class DrawSearch(FivesSearch):
             if not playable:
                 move = DRAW if stock - drawn > floor else PASS
                 continue
-            if (solve and stock - drawn <= floor
+            if (endgame is not None and stock - drawn <= floor
                     and (hands[0] | hands[1]).bit_count() <= SOLVE_MAX_TILES):
-                solved = self._solved(hands, left, right, seat)
+                solved = endgame.outcome(hands, left, right, seat, self.solved_worth)
                 if solved is not None:
                     return solved
-                solve = False
+                endgame = None
             legal: list[Move] = []
             while playable:
                 bit = playable & -playable
@@ -512,18 +341,6 @@ class DrawSearch(FivesSearch):
             if score > top:
                 top, best = score, option
         return best
-
-    def _solved(self, hands: list[int], left: int, right: int, seat: int) -> float | None:
-        """The exact result from here, as an outcome (a won hand is worth the win bonus and
-        the pips the playouts would expect it to score), or None past the budget."""
-        endgame = self.endgame
-        assert endgame is not None
-        endgame.nodes = 0
-        try:
-            result = endgame.value(hands[0], hands[1], left, right, seat)
-        except OutOfBudget:
-            return None
-        return result * (self.plan.win_bonus + SOLVED_POINTS * self.plan.pip_weight)
 
 
 def heads_up_line(view: View) -> bool:

@@ -41,8 +41,28 @@ if TYPE_CHECKING:
 #: layout), `DRAW` or `PASS`.
 Move = tuple[int, int]
 LEAD_END = -1
+LEFT_END, RIGHT_END = LEFT, RIGHT
 DRAW: Move = (-1, 0)
 PASS: Move = (-2, 0)
+
+
+def first_move(grid: Sequence[Sequence[int]], action: Action) -> Move:
+    """The playout move of the action a search is valuing."""
+    if action["type"] != "play":
+        return DRAW if action["type"] == "draw" else PASS
+    a, b = action["tile"]
+    end = action.get("end")
+    return grid[a][b], LEAD_END if end is None else END_INDEX[end]
+
+
+def placed(left: int, right: int, a: int, b: int, end: int) -> tuple[int, int]:
+    """The open ends of a two-ended line once the tile a-b is played on `end`: the inlined
+    step of the Block and Draw playouts, which need no layout."""
+    if end == LEAD_END:
+        return a, b
+    if end == LEFT_END:
+        return (b if a == left else a), right
+    return left, (b if a == right else a)
 
 
 #: How much a playout move values the points it scores, against its pips (0: heaviest tile).
@@ -175,15 +195,8 @@ class FivesSearch(Search):
         drawn = 0
         stock = len(boneyard)
         seat = self.to_move
-        kind = first["type"]
-        move: Move
-        if kind == "play":
-            a, b = first["tile"]
-            end = first.get("end")
-            move = (grid[a][b], LEAD_END if end is None else END_INDEX[end])
-        else:
-            move = DRAW if kind == "draw" else PASS
-            a = b = 0
+        move = first_move(grid, first)
+        a, b = first["tile"] if first["type"] == "play" else (0, 0)
         for _ in range(PLAYOUT_CAP):
             index, end = move
             if index >= 0:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.ai.block_search import decide as block_decide
 from games.ai.draw_search import decide as draw_decide
 from games.ai.fives_search import decide as fives_decide
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
@@ -101,6 +102,9 @@ class LineKit:
         if view.get("game") == "draw":
             return draw_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
                                weights=weights)
+        if view.get("game") == "block":
+            return block_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
+                                weights=weights)
         return decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view), weights=weights)
 
     def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:

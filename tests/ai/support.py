@@ -54,6 +54,22 @@ def positions(
     return out
 
 
+def engine_value(rules: Rules[Any], state: Any, me: int, hand: int) -> int:
+    """Won (1), tied (0) or lost (-1) for `me`'s side in hand `hand` (as the finished hand's
+    record names its winner, a win of no points included), every seat playing perfectly for
+    its side, by the engine alone: the oracle of the endgame solver."""
+    side = state.config.side
+
+    def search(s: Any) -> int:
+        if rules.to_move(s) is None or rules.hand_index(s) != hand:
+            winner = rules.view(s, None)["last_hand"]["winner"]
+            return 0 if winner is None else 1 if winner == side[me] else -1
+        values = [search(rules.advance(s, a)) for a in rules.legal_actions(s)]
+        return max(values) if side[rules.to_move(s)] == side[me] else min(values)
+
+    return search(state)
+
+
 def fits(tiles: list[Any], hidden: HiddenHand) -> bool:
     """Whether the true tiles (as the views list them) can fill the inferred slots."""
     return inference.fits([tile_of(t) for t in tiles], hidden)

@@ -13,39 +13,22 @@ import pytest
 from games.ai import make_bot
 from games.ai.draw_search import (
     LEFT_END,
-    LOSS,
     RIGHT_END,
     SOLVED_POINTS,
-    TIE,
-    WIN,
     DrawSearch,
-    Endgame,
     applies,
     endgame_values,
     opponent_hands,
 )
 from games.ai.inference import hand_of, line_hidden_hands, unseen_tiles
 from games.ai.line import LINE_KIT, WEIGHTS
+from games.ai.line_endgame import LOSS, WIN, Endgame
 from games.ai.line_infer import Model, Play, SeatReading, mix, read_view, sample
 from games.ai.line_search import PLANS, Search
 from games.ai.sampling import sample_deal
 from games.core.tiles import Tile, full_set, make_tile
 
-from .support import positions, rules_or_skip
-
-
-def engine_value(rules: Any, state: Any, me: int, hand: int) -> int:
-    """Won, tied or lost for `me` in hand `hand` (as the finished hand's record names its
-    winner, a win of no points included), both seats playing perfectly, by the engine alone."""
-
-    def search(s: Any) -> int:
-        if rules.to_move(s) is None or rules.hand_index(s) != hand:
-            winner = rules.view(s, None)["last_hand"]["winner"]
-            return TIE if winner is None else WIN if winner == me else LOSS
-        values = [search(rules.advance(s, a)) for a in rules.legal_actions(s)]
-        return max(values) if rules.to_move(s) == me else min(values)
-
-    return search(state)
+from .support import engine_value, positions, rules_or_skip
 
 
 def test_the_solver_finds_a_forced_win() -> None:
