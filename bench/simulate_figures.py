@@ -87,7 +87,7 @@ FIGURES = (
         "block4_hard_easy",
         "Block, 4 players, partnerships, 28 tiles dealt: Hard team beats Easy team",
         "--game block --players 4 --options '{\"partnership\": true, \"hand_size\": 7}'"
-        " --bots hard,easy --rounds 2000",
+        " --bots hard,easy --rounds 15000",
         "won_of_decided",
         "≥ 70% (published 64%)",
     ),
