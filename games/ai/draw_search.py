@@ -48,6 +48,13 @@ SOLVE_IN_PLAYOUTS = True
 #: Whether the playouts' deals are drawn by how well they explain the opponent's plays.
 READ_PLAYS = True
 
+#: Whether the endgame weighs each hand the opponent may hold by how well it explains the
+#: opponent's plays (else every hand the voids allow counts the same).
+READ_ENDGAME = True
+
+#: Void-respecting deals drawn to weigh the opponent's possible hands in the endgame.
+ENDGAME_READS = 200
+
 #: Void-respecting deals weighed per decision, of which the playouts' deals are drawn.
 DEALS_READ = 100
 
@@ -89,10 +96,48 @@ def opponent_hands(view: View) -> list[list[Tile]]:
     return allowed or every
 
 
+def hand_weights(view: View, hands: Sequence[Sequence[Tile]], weights: Weights, rng: random.Random,
+                 reads: int = ENDGAME_READS) -> list[float] | None:
+    """How well each of the opponent's possible `hands` explains its plays: the mean chance of
+    the plays (`PLAY_MODEL`, as for the playouts' deals) over void-respecting deals giving the
+    opponent that hand, the deals differing in when each tile arrived. A hand no deal gave
+    takes the mean of all. None when the opponent has not chosen between plays."""
+    other = 1 - int(view["seat"])
+    reading = read_view(view)
+    plays = [p for p in reading.plays if p.seat == other]
+    if not plays:
+        return None
+    beta, chance, share = PLAY_MODEL
+    top = int((view.get("options") or {}).get("set", 6))
+    seat = SeatReading(Model(weights, beta, chance, top, share), plays)
+    unseen = unseen_tiles(view)
+    logs: list[float] = []
+    keys: list[frozenset[Tile]] = []
+    for _ in range(reads):
+        dealt = sample(reading, unseen, rng).get(other, ())
+        logs.append(mix(share, *seat.pair(dealt)))
+        keys.append(frozenset(t for t, _ in dealt))
+    best = max(logs)
+    sums: dict[frozenset[Tile], list[float]] = {}
+    for key, x in zip(keys, logs, strict=True):
+        total = sums.setdefault(key, [0.0, 0.0])
+        total[0] += math.exp(x - best)
+        total[1] += 1.0
+    mean = sum(t for t, _ in sums.values()) / reads
+    out = []
+    for hand in hands:
+        found = sums.get(frozenset(hand))
+        out.append(found[0] / found[1] if found else mean)
+    return out
+
+
 def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
-                   budget: int = NODE_BUDGET) -> list[float] | None:
+                   budget: int = NODE_BUDGET, *, weights: Weights | None = None,
+                   rng: random.Random | None = None) -> list[float] | None:
     """Each action's mean exact result (won 1, tied 0, lost -1) over the opponent's possible
-    hands, or None where the endgame does not apply or exceeds the budget."""
+    hands, or None where the endgame does not apply or exceeds the budget. Given the
+    Medium-like `weights` and a generator, each hand counts by how well it explains the
+    opponent's plays (`hand_weights`), else all count the same."""
     if not applies(view):
         return None
     line: Any = rules
@@ -108,10 +153,13 @@ def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
     deals = opponent_hands(view)
     if not deals:
         return None
+    shares = [1.0] * len(deals)
+    if weights is not None and rng is not None and READ_ENDGAME:
+        shares = hand_weights(view, deals, weights, rng) or shares
     solver = Endgame(rules, config, me, budget)
     totals = [0.0] * len(legal)
     try:
-        for deal in deals:
+        for deal, share in zip(deals, shares, strict=True):
             hands = [0, 0]
             hands[me] = mine
             hands[1 - me] = tiles.mask(deal)
@@ -120,16 +168,18 @@ def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
                 if action["type"] != "play":
                     return None
                 a, b = action["tile"]
-                totals[k] += solver.play_value(hands, me, tiles.grid[a][b], str(action["end"]), ends)
+                totals[k] += share * solver.play_value(hands, me, tiles.grid[a][b], str(action["end"]), ends)
     except OutOfBudget:
         return None
-    return [t / len(deals) for t in totals]
+    weight = sum(shares)
+    return [t / weight for t in totals]
 
 
 def endgame_decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float],
-                   budget: int = NODE_BUDGET) -> Action | None:
+                   budget: int = NODE_BUDGET, *, weights: Weights | None = None,
+                   rng: random.Random | None = None) -> Action | None:
     """The endgame's best action (Medium's score breaking ties), or None to search as usual."""
-    values = endgame_values(rules, view, legal, budget)
+    values = endgame_values(rules, view, legal, budget, weights=weights, rng=rng)
     if values is None:
         return None
     best = max(range(len(legal)), key=lambda i: (round(values[i], 9), prior[i], -i))
@@ -354,7 +404,7 @@ def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float
            budget: int, plan: Plan, weights: Weights | None = None) -> Action:
     """Draw's decision: the endgame solved where nobody may draw, else `line_search.decide`
     (heads-up with `DrawSearch`'s playouts)."""
-    solved = endgame_decide(rules, view, legal, prior)
+    solved = endgame_decide(rules, view, legal, prior, weights=weights, rng=rng)
     if solved is not None:
         return solved
     search = DrawSearch if heads_up_line(view) else None

@@ -18,6 +18,7 @@ from games.ai.draw_search import (
     DrawSearch,
     applies,
     endgame_values,
+    hand_weights,
     opponent_hands,
 )
 from games.ai.inference import hand_of, line_hidden_hands, unseen_tiles
@@ -274,3 +275,27 @@ def test_deals_drawn_by_the_plays_hold_more_of_a_medium_players_real_tiles() -> 
             hands, _ = sample_deal(view, control.hidden, control.unseen, rng)
             plain += sum((t.low, t.high) in truth for t in hands[1])
     assert weighed > 1.08 * plain
+
+
+def test_the_endgame_weighs_a_medium_players_real_hand_above_the_average() -> None:
+    """Where nobody may draw, each hand a Medium opponent may hold counts by how well it
+    explains its plays: its real hand weighs more than the average possible hand."""
+    rules = rules_or_skip("draw")
+    ratios = []
+    for g in range(80):
+        for k, state in enumerate(medium_positions(rules, 1, b"read-floor-%d" % g)):
+            view = rules.view(state, 0)
+            if not applies(view):
+                continue
+            hands = opponent_hands(view)
+            if len(hands) < 2:
+                continue
+            weights = hand_weights(view, hands, WEIGHTS["draw"], random.Random(k))
+            if weights is None:
+                continue
+            assert all(w > 0.0 for w in weights)
+            truth = sorted(tuple(t) for t in rules.view(state, 1)["hand"])
+            real = [sorted((t.low, t.high) for t in h) for h in hands].index(truth)
+            ratios.append(weights[real] * len(weights) / sum(weights))
+    assert len(ratios) >= 25
+    assert sum(ratios) / len(ratios) > 1.2
