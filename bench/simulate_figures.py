@@ -94,14 +94,14 @@ FIGURES = (
     Figure(
         "t42_hard_easy",
         "Texas 42, matches to 7 marks: Hard team beats Easy team",
-        "--game texas42 --players 4 --bots hard,easy --matches 40",
+        "--game texas42 --players 4 --bots hard,easy --matches 300",
         "won_of_decided",
         "≥ 90%",
     ),
     Figure(
         "t42_hard_medium",
         "Texas 42, matches to 7 marks: Hard team beats Medium team",
-        "--game texas42 --players 4 --bots hard,medium --matches 60",
+        "--game texas42 --players 4 --bots hard,medium --matches 600",
         "won_of_decided",
         "≥ 65%",
     ),
