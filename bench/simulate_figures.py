@@ -115,7 +115,7 @@ FIGURES = (
     Figure(
         "mt_hard_medium",
         "Mexican Train, 4 players, 13-round games: Hard lowest against three Medium",
-        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 16",
+        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 120",
         "won_of_decided",
         "≥ 35%",
     ),
