@@ -108,7 +108,7 @@ FIGURES = (
     Figure(
         "mt_hard_easy",
         "Mexican Train, 4 players, 13-round games: Hard lowest against three Easy",
-        "--game mexican_train --players 4 --bots hard,easy,easy,easy --matches 16",
+        "--game mexican_train --players 4 --bots hard,easy,easy,easy --matches 80",
         "won_of_decided",
         "≥ 50%",
     ),
