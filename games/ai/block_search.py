@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
 from games.ai.fives_search import LEFT_END, RIGHT_END, FivesSearch, Move, first_move, placed
-from games.ai.line_endgame import Endgame
+from games.ai.line_endgame import SOLVED_POINTS, Endgame
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.policy import View
 from games.core.actions import Action
@@ -36,11 +36,6 @@ SOLVE_MAX_TILES = 10
 
 #: Positions one playout may search to finish its hand exactly, before it plays on instead.
 PLAYOUT_SOLVE_BUDGET = 400
-
-#: Pips a solved hand is taken to be won by, as in the Draw search.
-SOLVED_POINTS = 15.0
-
-
 
 class BlockSearch(FivesSearch):
     """The line search for Block on a two-ended line, stepping its own copy of each deal."""
@@ -79,12 +74,14 @@ class BlockSearch(FivesSearch):
         seat = self.to_move
         left, right = layout.ends[0], layout.ends[1]
         endgame = self.endgame if self.solve else None
+        held = sum(h.bit_count() for h in hands)
         move = first_move(grid, first)
         for _ in range(PLAYOUT_CAP):
             index, end = move
             left, right = placed(left, right, low[index], high[index], end)
             hand = hands[seat] & ~(1 << index)
             hands[seat] = hand
+            held -= 1
             if not hand:
                 return self.scores_outcome(self._end_hand(hands, scores, seat))
             fit = suit[left] | suit[right]
@@ -94,7 +91,7 @@ class BlockSearch(FivesSearch):
                     break
             else:
                 return self.scores_outcome(self._end_hand(hands, scores, self.nobody))
-            if endgame is not None and sum(h.bit_count() for h in hands) <= SOLVE_MAX_TILES:
+            if endgame is not None and held <= SOLVE_MAX_TILES:
                 solved = endgame.outcome(hands, left, right, seat, self.solved_worth)
                 if solved is not None:
                     return solved

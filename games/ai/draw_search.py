@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
 from games.ai.fives_search import DRAW, LEFT_END, PASS, RIGHT_END, FivesSearch, Move, first_move, placed
-from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, unseen_tiles
-from games.ai.line_endgame import NODE_BUDGET, Endgame, OutOfBudget
+from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, set_top, unseen_tiles
+from games.ai.line_endgame import NODE_BUDGET, SOLVED_POINTS, Endgame, OutOfBudget
 from games.ai.line_infer import Model, SeatReading, deal_of, mix, read_view, sample
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.policy import View
@@ -61,10 +61,6 @@ DEALS_READ = 100
 #: The opponent model weighing deals (`line_infer.Model`): sharpness, the chance mixed into
 #: each play, and the prior share of a uniformly random player.
 PLAY_MODEL = (2.0, 0.1, 0.5)
-
-#: Pips a hand solved inside a playout is taken to be won by (a playout-ended hand counts its
-#: real pips), so a solved win weighs about as much as a played-out one.
-SOLVED_POINTS = 15.0
 
 #: Whether both seats play Medium's own score in the playouts (else the heaviest tile).
 MEDIUM_PLAYOUTS = True
@@ -108,8 +104,7 @@ def hand_weights(view: View, hands: Sequence[Sequence[Tile]], weights: Weights, 
     if not plays:
         return None
     beta, chance, share = PLAY_MODEL
-    top = int((view.get("options") or {}).get("set", 6))
-    seat = SeatReading(Model(weights, beta, chance, top, share), plays)
+    seat = SeatReading(Model(weights, beta, chance, set_top(view), share), plays)
     unseen = unseen_tiles(view)
     logs: list[float] = []
     keys: list[frozenset[Tile]] = []

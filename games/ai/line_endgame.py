@@ -24,6 +24,10 @@ from games.core.protocol import Rules
 #: Positions searched in one decision, over every deal and action, before it gives up.
 NODE_BUDGET = 30000
 
+#: Pips a hand solved inside a playout is taken to be won by (a playout-ended hand counts its
+#: real pips), so a solved win weighs about as much as a played-out one.
+SOLVED_POINTS = 15.0
+
 WIN, TIE, LOSS = 1, 0, -1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from games.ai.block_search import SOLVED_POINTS, BlockSearch
+from games.ai.block_search import BlockSearch
 from games.ai.line import WEIGHTS
+from games.ai.line_endgame import SOLVED_POINTS
 from games.ai.line_search import PLANS, Search
 
 from .support import engine_value, positions, rules_or_skip

@@ -14,7 +14,6 @@ from games.ai import make_bot
 from games.ai.draw_search import (
     LEFT_END,
     RIGHT_END,
-    SOLVED_POINTS,
     DrawSearch,
     applies,
     endgame_values,
@@ -23,7 +22,7 @@ from games.ai.draw_search import (
 )
 from games.ai.inference import hand_of, line_hidden_hands, unseen_tiles
 from games.ai.line import LINE_KIT, WEIGHTS
-from games.ai.line_endgame import LOSS, WIN, Endgame
+from games.ai.line_endgame import LOSS, SOLVED_POINTS, WIN, Endgame
 from games.ai.line_infer import Model, Play, SeatReading, mix, read_view, sample
 from games.ai.line_search import PLANS, Search
 from games.ai.sampling import sample_deal
