@@ -10,6 +10,7 @@ stays valid instead of searching it again at every move.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.core.actions import Action
@@ -58,6 +59,13 @@ def longest_chain(start: int, tiles: Sequence[Tile], limit: int = CHAIN_NODES) -
 
     grow(start, 0, 0)
     return [pool[i] for i in best]
+
+
+@lru_cache(maxsize=8192)
+def planned_chain(start: int, hand: tuple[Tile, ...], limit: int) -> tuple[Tile, ...]:
+    """`longest_chain`, remembered: a decision's playouts start every candidate from the
+    same deal, so the same hands are planned again and again."""
+    return tuple(longest_chain(start, hand, limit))
 
 
 def action_scores(
@@ -127,10 +135,10 @@ class Planner:
     __slots__ = ("nodes", "plans")
 
     def __init__(self, nodes: int = PLAYOUT_CHAIN_NODES) -> None:
-        self.plans: dict[int, tuple[int, tuple[Tile, ...], list[Tile]]] = {}
+        self.plans: dict[int, tuple[int, tuple[Tile, ...], tuple[Tile, ...]]] = {}
         self.nodes = nodes
 
-    def chain(self, seat: int, start: int, hand: tuple[Tile, ...]) -> list[Tile]:
+    def chain(self, seat: int, start: int, hand: tuple[Tile, ...]) -> tuple[Tile, ...]:
         old = self.plans.get(seat)
         if old is not None:
             if old[0] == start and old[1] == hand:
@@ -141,7 +149,7 @@ class Planner:
                 if kept and _valid(start, kept, held):
                     self.plans[seat] = (start, hand, kept)
                     return kept
-        fresh = longest_chain(start, hand, self.nodes)
+        fresh = planned_chain(start, hand, self.nodes)
         self.plans[seat] = (start, hand, fresh)
         return fresh
 

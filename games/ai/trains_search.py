@@ -16,9 +16,11 @@ from typing import Any
 
 from games.ai.kit import Kit
 from games.ai.policy import View
-from games.ai.search import PLAYOUT_CAP, determinize, my_side
+from games.ai.sampling import sample_deal
+from games.ai.search import PLAYOUT_CAP, my_side
 from games.ai.trains_policy import Planner, state_action
 from games.core.actions import Action
+from games.core.penalty_rules import redeal
 from games.core.protocol import Rules
 from games.core.tiles import pip_total
 
@@ -97,8 +99,14 @@ def choose(
     seat = my_side(view)
     searched = last_hand_view(view)
     values: dict[int, list[float]] = {i: [] for i in picked}
+    hidden, unseen = kit.hidden(searched), kit.unseen(searched)
+    state = None
     for _ in range(deals):
-        state = determinize(rules, kit, searched, rng)
+        hands, boneyard = sample_deal(searched, hidden, unseen, rng)
+        if state is None:
+            state = rules.state_from_view(searched, hands, boneyard)
+        else:
+            state = redeal(state, hands, boneyard)
         for i in picked:
             values[i].append(gain(playout(rules, state, legal[i], HORIZON), seat))
     best, best_gain = base, 0.0

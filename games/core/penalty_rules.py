@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar, cast
 
 from games.core.actions import Action
 from games.core.fairness import SEED_BYTES
@@ -24,6 +25,8 @@ class ViewedState(Boneyarded, Protocol):
     def last_hand(self) -> Event | None: ...
     @property
     def options(self) -> dict[str, Any]: ...
+    @property
+    def drawn(self) -> Tile | None: ...
 
 
 P = TypeVar("P", bound=ViewedState)
@@ -119,4 +122,18 @@ def common_fields(
         "revealed": tuple(view["revealed"]),
         "last_hand": None if view["last_hand"] is None else encode(view["last_hand"]),
     }
+
+
+def redeal(state: P, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> P:
+    """A state built by `state_from_view`, with the hidden tiles placed as given instead.
+
+    Equal to rebuilding it from the same view with these tiles, without reading the view's
+    layout and log again: an AI places the hidden tiles many times per decision.
+    """
+    held = tuple(tuple(make_tile(t[0], t[1]) for t in h) for h in hands)
+    turn = state.turn
+    drawn = held[turn][-1] if turn is not None and state.drawn is not None else None
+    pile = tuple(make_tile(t[0], t[1]) for t in boneyard)
+    out: P = replace(cast(Any, state), hands=held, dealt=held, drawn=drawn, boneyard=pile)
+    return out
 

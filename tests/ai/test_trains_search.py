@@ -6,9 +6,11 @@ import random
 from typing import Any
 
 from games.ai import kit_for, make_bot
+from games.ai.sampling import sample_deal
 from games.ai.search import determinize
 from games.ai.trains_policy import CHAIN_NODES, Planner, state_action
 from games.ai.trains_search import last_hand_view, playout
+from games.core.penalty_rules import redeal
 
 from .support import positions, rules_or_skip
 
@@ -77,3 +79,21 @@ def test_hard_keeps_mediums_choice_when_the_search_has_no_room() -> None:
             assert hard == make_bot("mexican_train", "medium", seed=b"h").choose(view)
     finally:
         search.CANDIDATES = saved
+
+
+def test_a_redeal_equals_a_state_rebuilt_from_the_view() -> None:
+    """The search places each deal's hidden tiles into one state built from the view."""
+    for game in ("mexican_train", "chicken_foot"):
+        rules = rules_or_skip(game)
+        kit = kit_for(game)
+        rng = random.Random(5)
+        checked = drawn = 0
+        for state in positions(rules, 3, {}, game.encode(), 150)[1:]:
+            view = rules.view(state, state.turn)
+            hidden, unseen = kit.hidden(view), kit.unseen(view)
+            first = rules.state_from_view(view, *sample_deal(view, hidden, unseen, rng))
+            hands, boneyard = sample_deal(view, hidden, unseen, rng)
+            assert redeal(first, hands, boneyard) == rules.state_from_view(view, hands, boneyard)
+            checked += 1
+            drawn += first.drawn is not None
+        assert checked > 50 and drawn > 0
