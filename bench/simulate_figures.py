@@ -1,8 +1,10 @@
 """The strength and rule figures of docs/simulation.md: `python -m bench.simulate_figures`.
 
 Each figure is one `python -m games.simulate` run. With `--out DIR` every run's JSON is kept
-as `DIR/<key>.json` and runs already there are read instead of played again, so a long
-series can be resumed; the table is printed in Markdown at the end.
+as `DIR/<key>.json` and runs already there are read instead of played again, and each run
+records its rounds in `DIR/<key>.jsonl` as they finish, so a stopped series goes on from the
+round it reached; the table is printed in Markdown at the end. The 42 and Mexican Train
+counts are the matches that hold about 15,000 hands.
 """
 
 from __future__ import annotations
@@ -94,28 +96,28 @@ FIGURES = (
     Figure(
         "t42_hard_easy",
         "Texas 42, matches to 7 marks: Hard team beats Easy team",
-        "--game texas42 --players 4 --bots hard,easy --matches 300",
+        "--game texas42 --players 4 --bots hard,easy --matches 2000",
         "won_of_decided",
         "≥ 90%",
     ),
     Figure(
         "t42_hard_medium",
         "Texas 42, matches to 7 marks: Hard team beats Medium team",
-        "--game texas42 --players 4 --bots hard,medium --matches 600",
+        "--game texas42 --players 4 --bots hard,medium --matches 1500",
         "won_of_decided",
         "≥ 65%",
     ),
     Figure(
         "mt_hard_easy",
         "Mexican Train, 4 players, 13-round games: Hard lowest against three Easy",
-        "--game mexican_train --players 4 --bots hard,easy,easy,easy --matches 80",
+        "--game mexican_train --players 4 --bots hard,easy,easy,easy --matches 1154",
         "won_of_decided",
         "≥ 50%",
     ),
     Figure(
         "mt_hard_medium",
         "Mexican Train, 4 players, 13-round games: Hard lowest against three Medium",
-        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 120",
+        "--game mexican_train --players 4 --bots hard,medium,medium,medium --matches 1154",
         "won_of_decided",
         "≥ 35%",
     ),
@@ -166,8 +168,11 @@ def main() -> None:
         if path is not None and path.exists():
             report = json.loads(path.read_text())
         else:
-            config, count, _, _ = parse(argv)
-            report = run(config, count, args.jobs)
+            config, count, _, _, _ = parse(argv)
+            record = args.out / f"{fig.key}.jsonl" if args.out else None
+            if record is not None:
+                record.parent.mkdir(parents=True, exist_ok=True)
+            report = run(config, count, args.jobs, record)
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(report))

@@ -21,6 +21,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 from games.ai import make_bot
@@ -66,6 +67,42 @@ class Outcome:
     opener_won: int = 0
     entry_of_opener: int | None = None
     times: dict[int, list[float]] = field(default_factory=dict)
+    #: Decisions and their summed milliseconds per entry, for an outcome read back from a
+    #: record file, whose single times are not kept.
+    timed: dict[int, tuple[int, float]] = field(default_factory=dict)
+
+    def totals(self, entry: int) -> tuple[int, float]:
+        """Decisions and summed milliseconds of one bot entry."""
+        if entry in self.timed:
+            return self.timed[entry]
+        times = self.times.get(entry, [])
+        return len(times), sum(times)
+
+    def record(self, index: int) -> str:
+        """One line of a record file (see `Record`)."""
+        fields = {
+            "index": index,
+            "winners": self.winners,
+            "hands": self.hands,
+            "blocked": self.blocked,
+            "opener_hands": self.opener_hands,
+            "opener_won": self.opener_won,
+            "entry_of_opener": self.entry_of_opener,
+            "timed": {str(e): [n, round(ms, 3)] for e in self.times for n, ms in [self.totals(e)]},
+        }
+        return json.dumps(fields, separators=(",", ":"))
+
+    @classmethod
+    def from_record(cls, line: Mapping[str, Any]) -> Outcome:
+        return cls(
+            winners=[int(w) for w in line["winners"]],
+            hands=int(line["hands"]),
+            blocked=int(line["blocked"]),
+            opener_hands=int(line["opener_hands"]),
+            opener_won=int(line["opener_won"]),
+            entry_of_opener=line["entry_of_opener"],
+            timed={int(e): (int(n), float(ms)) for e, (n, ms) in line["timed"].items()},
+        )
 
 
 def _hand_summary(rules: Any, state: Any, before: Sequence[int]) -> tuple[int | None, bool, int | None]:
@@ -176,6 +213,8 @@ def summarise(config: Config, outcomes: Sequence[Outcome], count: int) -> dict[s
     for entry, level in enumerate(config.levels):
         won = sum(1 for o in outcomes if entry in o.winners)
         times = [t for o in outcomes for t in o.times.get(entry, [])]
+        decisions = sum(o.totals(entry)[0] for o in outcomes)
+        spent = sum(o.totals(entry)[1] for o in outcomes)
         bots.append(
             {
                 "level": level,
@@ -183,8 +222,8 @@ def summarise(config: Config, outcomes: Sequence[Outcome], count: int) -> dict[s
                 "won_ci": wilson(won, count),
                 "won_of_decided": round(won / decided, 4) if decided else 0.0,
                 "won_of_decided_ci": wilson(won, decided),
-                "decisions": len(times),
-                "decision_ms_mean": round(sum(times) / len(times), 3) if times else 0.0,
+                "decisions": decisions,
+                "decision_ms_mean": round(spent / decisions, 3) if decisions else 0.0,
                 "decision_ms_p95": round(percentile(times, 0.95), 3),
             }
         )
@@ -192,18 +231,79 @@ def summarise(config: Config, outcomes: Sequence[Outcome], count: int) -> dict[s
     return report
 
 
-def run(config: Config, count: int, jobs: int = 1) -> dict[str, Any]:
-    """Play `count` rounds (or matches) and summarise them; `jobs` processes share the work."""
-    work = [(config, i) for i in range(count)]
+class Record:
+    """A file of played rounds (or matches), one JSON line each, so a long run can stop and
+    go on later: a rerun of the same command plays only the indices the file lacks.
+
+    Every index is played from its own seed, so the figures of a run pieced together this
+    way equal those of one unbroken run. Only single decision times are not kept (their
+    count and sum are): `decision_ms_p95` then covers the decisions timed by this process.
+    """
+
+    def __init__(self, path: Path, config: Config) -> None:
+        self.path = path
+        self.header = json.dumps(
+            {"game": config.game, "players": config.players, "bots": list(config.levels),
+             "options": config.options, "seed": config.seed, "matches": config.matches},
+            sort_keys=True,
+        )
+
+    def load(self) -> dict[int, Outcome]:
+        """The outcomes already recorded; an error if the file is of another run."""
+        if not self.path.exists():
+            self.path.write_text(self.header + "\n", encoding="utf-8")
+            return {}
+        text = self.path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):
+            with self.path.open("a", encoding="utf-8") as out:
+                out.write("\n")  # ends a line cut short, so the next one starts clean
+        lines = text.splitlines()
+        if not lines or lines[0] != self.header:
+            raise ValueError(f"{self.path} records another run (its first line is not {self.header})")
+        done: dict[int, Outcome] = {}
+        for line in lines[1:]:
+            try:
+                fields = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short when a run was stopped
+            done[int(fields["index"])] = Outcome.from_record(fields)
+        return done
+
+    def add(self, index: int, outcome: Outcome) -> None:
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(outcome.record(index) + "\n")
+
+
+def run(config: Config, count: int, jobs: int = 1, record: Path | None = None) -> dict[str, Any]:
+    """Play `count` rounds (or matches) and summarise them; `jobs` processes share the work.
+
+    With `record`, outcomes already in that file are read instead of played, and each new
+    one is appended as soon as it is known.
+    """
+    book = Record(record, config) if record is not None else None
+    done = {i: o for i, o in book.load().items() if i < count} if book is not None else {}
+    todo = [i for i in range(count) if i not in done]
+    work = [(config, i) for i in todo]
+    outcomes = dict(done)
     if jobs > 1:
         with Pool(jobs) as pool:
-            outcomes = pool.map(_play_star, work, chunksize=max(1, count // (jobs * 8)))
+            chunk = max(1, len(work) // (jobs * 8)) if book is None else 1
+            for i, outcome in zip(todo, pool.imap(_play_star, work, chunksize=chunk)):
+                outcomes[i] = outcome
+                if book is not None:
+                    book.add(i, outcome)
     else:
-        outcomes = [play(config, i) for i in range(count)]
-    return summarise(config, outcomes, count)
+        for i in todo:
+            outcomes[i] = play(config, i)
+            if book is not None:
+                book.add(i, outcomes[i])
+    report = summarise(config, [outcomes[i] for i in range(count)], count)
+    if book is not None:
+        report["recorded"] = len(done)
+    return report
 
 
-def parse(argv: Sequence[str] | None) -> tuple[Config, int, int, bool]:
+def parse(argv: Sequence[str] | None) -> tuple[Config, int, int, bool, Path | None]:
     parser = argparse.ArgumentParser(prog="python -m games.simulate", description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True, choices=names())
     parser.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum)")
@@ -215,6 +315,10 @@ def parse(argv: Sequence[str] | None) -> tuple[Config, int, int, bool]:
     parser.add_argument("--options", default="{}", help="room options as a JSON object")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (figures do not change)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--record", type=Path, default=None,
+        help="JSON-lines file of played rounds: read back, added to as they finish (resumable runs)",
+    )
     args = parser.parse_args(argv)
     levels = tuple(level.strip() for level in args.bots.split(",") if level.strip())
     for level in levels:
@@ -240,12 +344,16 @@ def parse(argv: Sequence[str] | None) -> tuple[Config, int, int, bool]:
     if n is None or n < 1:
         parser.error("the number of rounds or matches must be at least 1")
     config = Config(args.game, players, levels, dict(options), str(args.seed), matches)
-    return config, n, max(1, args.jobs), bool(args.json)
+    return config, n, max(1, args.jobs), bool(args.json), args.record
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    config, count, jobs, as_json = parse(argv)
-    report = run(config, count, jobs)
+    config, count, jobs, as_json, record = parse(argv)
+    try:
+        report = run(config, count, jobs, record)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     if as_json:
         print(json.dumps(report))
     else:

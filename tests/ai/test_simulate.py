@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,3 +92,29 @@ def test_paired_runs_of_the_same_rounds_compare_round_by_round(
         assert line_search.PLANS["draw"].noise == 0.5
     finally:
         line_search.PLANS["draw"] = before
+
+
+def test_a_recorded_run_stopped_and_resumed_gives_the_unbroken_run(tmp_path: Path) -> None:
+    rules_or_skip("draw")
+    config = Config("draw", 2, ("medium", "easy"), {}, "11", False)
+    whole = run(config, 40)
+    book = tmp_path / "draw.jsonl"
+    first = run(config, 15, jobs=2, record=book)
+    assert first["recorded"] == 0 and len(book.read_text().splitlines()) == 16
+    with book.open("a") as out:
+        out.write('{"index": 15, "winn')  # a line cut short by a stopped run
+    resumed = run(config, 40, jobs=2, record=book)
+    assert resumed["recorded"] == 15
+    assert without_timing(resumed) == {**without_timing(whole), "recorded": 15}
+    for bot, unbroken in zip(resumed["bots"], whole["bots"]):
+        assert bot["decisions"] == unbroken["decisions"]
+    assert run(config, 40, record=book)["recorded"] == 40
+
+
+def test_a_record_of_another_run_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules_or_skip("draw")
+    book = tmp_path / "draw.jsonl"
+    run(Config("draw", 2, ("medium", "easy"), {}, "11", False), 3, record=book)
+    argv = ["--game", "draw", "--bots", "hard,easy", "--rounds", "3", "--seed", "11", "--record", str(book)]
+    assert main(argv) == 2
+    assert "records another run" in capsys.readouterr().err
