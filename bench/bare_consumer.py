@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 PADDING = "x" * 1000
 
 
-class BareRoomConsumer(AsyncWebsocketConsumer):
+class BareRoomConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """Joins the room's group; every inbound action is broadcast to the group as a state."""
 
     group = ""

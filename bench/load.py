@@ -41,6 +41,7 @@ if str(ROOT) not in sys.path:
 
 import orjson  # noqa: E402
 import websockets  # noqa: E402
+from websockets.typing import Origin  # noqa: E402
 
 from tests.lobby.procs import LOAD_LIMITS, Daphne, daphne_group, open_stores  # noqa: E402
 
@@ -247,7 +248,7 @@ class Target:
         for seat, path in enumerate(paths):
             ws = await asyncio.wait_for(
                 websockets.connect(
-                    server.ws_url + path, origin=server.url, max_size=2**22, ping_interval=None,
+                    server.ws_url + path, origin=Origin(server.url), max_size=2**22, ping_interval=None,
                     compression=None,
                 ),
                 CONNECT_TIMEOUT,
