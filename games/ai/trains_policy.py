@@ -68,6 +68,14 @@ def planned_chain(start: int, hand: tuple[Tile, ...], limit: int) -> tuple[Tile,
     return tuple(longest_chain(start, hand, limit))
 
 
+def _tile_of(action: Action) -> Tile | None:
+    """The tile a play names, canonical; None for any other action."""
+    if action["type"] != "play":
+        return None
+    raw = action["tile"]
+    return make_tile(raw[0], raw[1])
+
+
 def action_scores(
     me: int,
     hand: Sequence[Tile],
@@ -81,21 +89,16 @@ def action_scores(
     mine = f"train:{me}"
     planned = set(chain)
     head = chain[0] if chain else None
+    tiles = [_tile_of(a) for a in legal]
     on_plan = head is not None and any(
-        a["type"] == "play" and a.get("end") == mine and make_tile(*a["tile"]) == head for a in legal
+        tile == head and a.get("end") == mine for a, tile in zip(legal, tiles)
     )
     out: list[float] = []
-    for action in legal:
-        kind = action["type"]
-        if kind == "end_turn":
+    for action, tile in zip(legal, tiles):
+        if tile is None:
             # The opening chain stops where the plan ends.
-            out.append(-50.0 if on_plan else 50.0)
+            out.append((-50.0 if on_plan else 50.0) if action["type"] == "end_turn" else -100.0)
             continue
-        if kind != "play":
-            out.append(-100.0)
-            continue
-        raw = action["tile"]
-        tile = make_tile(raw[0], raw[1])
         end = action.get("end")
         score = float(tile.pips)
         if end == mine:
