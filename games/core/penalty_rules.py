@@ -127,13 +127,14 @@ def common_fields(
 def redeal(state: P, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> P:
     """A state built by `state_from_view`, with the hidden tiles placed as given instead.
 
-    Equal to rebuilding it from the same view with these tiles, without reading the view's
-    layout and log again: an AI places the hidden tiles many times per decision.
+    Equal to rebuilding it from the same view with these tiles (`Tile`s, canonical already),
+    without reading the view's layout and log again: an AI places the hidden tiles many times
+    per decision.
     """
-    held = tuple(tuple(make_tile(t[0], t[1]) for t in h) for h in hands)
+    held = tuple(tuple(h) for h in hands)
     turn = state.turn
     drawn = held[turn][-1] if turn is not None and state.drawn is not None else None
-    pile = tuple(make_tile(t[0], t[1]) for t in boneyard)
+    pile = tuple(boneyard)
     out: P = replace(cast(Any, state), hands=held, dealt=held, drawn=drawn, boneyard=pile)
     return out
 
