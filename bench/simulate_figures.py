@@ -1,7 +1,8 @@
 """The strength and rule figures of docs/simulation.md: `python -m bench.simulate_figures`.
 
 Each figure is one `python -m games.simulate` run. With `--out DIR` every run's JSON is kept
-as `DIR/<key>.json` and runs already there are read instead of played again, and each run
+as `DIR/<key>.json` and a run already there at the figure's count is read instead of played
+again, and each run
 records its rounds in `DIR/<key>.jsonl` as they finish, so a stopped series goes on from the
 round it reached; the table is printed in Markdown at the end. The 42 and Mexican Train
 counts are the matches that hold about 15,000 hands.
@@ -158,23 +159,21 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (figures stay the same)")
     args = parser.parse_args()
     wanted = set(args.only.split(",")) if args.only else None
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
     print("| figure | measured | 95% interval | n | target | command |")
     print("| --- | --- | --- | --- | --- | --- |")
     for fig in FIGURES:
         if wanted and fig.key not in wanted:
             continue
         argv = [*shlex.split(fig.args), "--seed", args.seed, "--json"]
+        config, count, _, _, _ = parse(argv)
         path = args.out / f"{fig.key}.json" if args.out else None
-        if path is not None and path.exists():
-            report = json.loads(path.read_text())
-        else:
-            config, count, _, _, _ = parse(argv)
+        report = json.loads(path.read_text()) if path is not None and path.exists() else None
+        if report is None or report.get("matches" if config.matches else "rounds") != count:
             record = args.out / f"{fig.key}.jsonl" if args.out else None
-            if record is not None:
-                record.parent.mkdir(parents=True, exist_ok=True)
             report = run(config, count, args.jobs, record)
             if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(report))
         value, ci, n = figure_of(report, fig.share)
         command = "python -m games.simulate " + " ".join(shlex.quote(a) for a in with_count(argv, report))

@@ -213,8 +213,9 @@ def summarise(config: Config, outcomes: Sequence[Outcome], count: int) -> dict[s
     for entry, level in enumerate(config.levels):
         won = sum(1 for o in outcomes if entry in o.winners)
         times = [t for o in outcomes for t in o.times.get(entry, [])]
-        decisions = sum(o.totals(entry)[0] for o in outcomes)
-        spent = sum(o.totals(entry)[1] for o in outcomes)
+        counted = [o.totals(entry) for o in outcomes]
+        decisions = sum(n for n, _ in counted)
+        spent = sum(ms for _, ms in counted)
         bots.append(
             {
                 "level": level,
@@ -250,10 +251,10 @@ class Record:
 
     def load(self) -> dict[int, Outcome]:
         """The outcomes already recorded; an error if the file is of another run."""
-        if not self.path.exists():
+        text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        if not text:
             self.path.write_text(self.header + "\n", encoding="utf-8")
             return {}
-        text = self.path.read_text(encoding="utf-8")
         if not text.endswith("\n"):
             with self.path.open("a", encoding="utf-8") as out:
                 out.write("\n")  # ends a line cut short, so the next one starts clean

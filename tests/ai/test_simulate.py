@@ -118,3 +118,11 @@ def test_a_record_of_another_run_is_refused(tmp_path: Path, capsys: pytest.Captu
     argv = ["--game", "draw", "--bots", "hard,easy", "--rounds", "3", "--seed", "11", "--record", str(book)]
     assert main(argv) == 2
     assert "records another run" in capsys.readouterr().err
+
+
+def test_an_empty_record_file_starts_a_new_record(tmp_path: Path) -> None:
+    rules_or_skip("draw")
+    book = tmp_path / "draw.jsonl"
+    book.touch()
+    report = run(Config("draw", 2, ("medium", "easy"), {}, "11", False), 3, record=book)
+    assert report["recorded"] == 0 and len(book.read_text().splitlines()) == 4
