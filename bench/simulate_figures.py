@@ -97,7 +97,7 @@ FIGURES = (
     Figure(
         "t42_hard_easy",
         "Texas 42, matches to 7 marks: Hard team beats Easy team",
-        "--game texas42 --players 4 --bots hard,easy --matches 2000",
+        "--game texas42 --players 4 --bots hard,easy --matches 2630",
         "won_of_decided",
         "≥ 90%",
     ),
