@@ -125,7 +125,7 @@ FIGURES = (
     Figure(
         "allfives_hard_medium",
         "All Fives, 2 players, matches to 250: Hard beats Medium",
-        "--game allfives --players 2 --bots hard,medium --matches 1875",
+        "--game allfives --players 2 --bots hard,medium --matches 2030",
         "won_of_decided",
         "≥ 60%",
     ),
