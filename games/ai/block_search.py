@@ -68,7 +68,7 @@ class BlockSearch(FivesSearch):
         low, high, suit, grid = tiles.low, tiles.high, tiles.suit, tiles.grid
         players = config.players
         side = config.side
-        noise = self.plan.noise
+        noise_of = self.noise_of
         scores = list(self.scores)
         hands = list(hands)
         seat = self.to_move
@@ -108,7 +108,7 @@ class BlockSearch(FivesSearch):
                     legal.append((i, RIGHT_END))
             if len(legal) == 1:
                 move = legal[0]
-            elif rng.random() < noise:
+            elif rng.random() < noise_of[seat]:
                 move = rng.choice(legal)
             else:
                 nxt = (seat + 1) % players

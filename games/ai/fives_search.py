@@ -27,9 +27,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
-from games.ai.line_search import PLAYOUT_CAP, Plan, Search
+from games.ai.line_search import PLAYOUT_CAP, Plan, Search, weighted_means
 from games.ai.policy import View
-from games.ai.sampling import sample_deal
 from games.core.actions import Action
 from games.core.layout import CLOSED, DOWN, END_INDEX, LEFT, RIGHT, UP, Layout, end_total, lead_layout, place
 from games.core.protocol import Rules
@@ -135,11 +134,14 @@ class FivesSearch(Search):
         """Mean outcome of each action over the same sampled deals and random streams as
         `Search.values` draws (All Fives weighs no deal above another)."""
         samples = max(2, budget // len(legal))
-        rows: list[list[float]] = []
+        self.adapt(rng)
+        rows: list[tuple[float, list[float]]] = []
         for _ in range(samples):
-            hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
-            rows.append(self.row(hands, boneyard, legal, rng))
-        return [sum(row[i] for row in rows) / len(rows) for i in range(len(legal))]
+            hands, boneyard, weight = self.sample_hands(rng)
+            rows.append((weight, self.row(hands, boneyard, legal, rng)))
+        if self.model is not None:
+            return weighted_means(rows, len(legal))
+        return [sum(row[i] for _, row in rows) / len(rows) for i in range(len(legal))]
 
     def row(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any], legal: Sequence[Action],
             rng: random.Random) -> list[float]:

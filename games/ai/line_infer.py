@@ -198,11 +198,22 @@ def log_likelihood(model: Model, reading: Reading, dealt: Mapping[int, Sequence[
     `random_share`, uniformly random players: a deal is weighed under both, so against a
     random player the plays soon stop telling deals apart.
     """
-    total = 0.0
-    for seat, plays in _plays_by_seat(reading).items():
-        mine, uniform = SeatReading(model, plays).pair(dealt.get(seat, ()))
-        total += mix(model.random_share, mine, uniform)
-    return total
+    return Likelihood(model, reading)(dealt)
+
+
+class Likelihood:
+    """`log_likelihood` of one reading, with each seat's plays read once for every deal."""
+
+    def __init__(self, model: Model, reading: Reading) -> None:
+        self.share = model.random_share
+        self.seats = [(seat, SeatReading(model, plays)) for seat, plays in _plays_by_seat(reading).items()]
+
+    def __call__(self, dealt: Mapping[int, Sequence[tuple[Tile, int]]]) -> float:
+        total = 0.0
+        for seat, seat_reading in self.seats:
+            mine, uniform = seat_reading.pair(dealt.get(seat, ()))
+            total += mix(self.share, mine, uniform)
+        return total
 
 
 def _plays_by_seat(reading: Reading) -> dict[int, list[Play]]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.ai.inference import HiddenHand, line_hidden_hands, tile_of, unseen_tiles
-from games.ai.line_infer import Model, Reading, deal_of, log_likelihood, random_posterior, read_view, sample
+from games.ai.line_infer import Likelihood, Model, Reading, deal_of, random_posterior, read_view, sample
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
 from games.ai.search import my_side
@@ -309,10 +309,12 @@ class Search:
         self.weights = weights
         self.reading: Reading | None = None
         self.model: Model | None = None
+        self.likelihood: Likelihood | None = None
         if plan.beta > 0 and not self.fives and weights is not None:
             self.reading = read_view(view)
             if self.reading.plays:
                 self.model = Model(weights, plan.beta, plan.chance, self.top, plan.random_share)
+                self.likelihood = Likelihood(self.model, self.reading)
         self.noise_of = [plan.noise] * max(self.players, 1)
         self.posterior: dict[int, float] = {}
 
@@ -367,15 +369,18 @@ class Search:
                         break
         return ends, value
 
-    def deal(self, rng: random.Random) -> tuple[Any, Board, float]:
-        """A sampled state, its board, and the log-likelihood of the others' plays on it."""
-        weight = 0.0
-        if self.reading is not None and self.model is not None:
+    def sample_hands(self, rng: random.Random) -> tuple[list[list[Tile]], list[Tile], float]:
+        """Sampled hands, a boneyard, and the log-likelihood of the others' plays on them."""
+        if self.reading is not None and self.likelihood is not None:
             dealt = sample(self.reading, self.unseen, rng)
             hands, boneyard = deal_of(self.view, dealt, self.unseen, rng)
-            weight = log_likelihood(self.model, self.reading, dealt)
-        else:
-            hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
+            return hands, boneyard, self.likelihood(dealt)
+        hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
+        return hands, boneyard, 0.0
+
+    def deal(self, rng: random.Random) -> tuple[Any, Board, float]:
+        """A sampled state, its board, and the log-likelihood of the others' plays on it."""
+        hands, boneyard, weight = self.sample_hands(rng)
         state = self.rules.state_from_view(self.base_view, hands, boneyard)
         board = Board(hands, boneyard, self.ends, spinner=self.spinner, spinner_value=self.spinner_value,
                       stride=self.t.stride, unplayed=self.unplayed)
@@ -438,10 +443,15 @@ class Search:
                 end = self.playout(after, b, random.Random(stream))
                 row.append(self.outcome(end))
             rows.append((weight, row))
-        top = max(w for w, _ in rows)
-        weights = [math.exp(w - top) for w, _ in rows]
-        total = sum(weights)
-        return [sum(w * row[i] for w, (_, row) in zip(weights, rows)) / total for i in range(len(legal))]
+        return weighted_means(rows, len(legal))
+
+
+def weighted_means(rows: Sequence[tuple[float, Sequence[float]]], width: int) -> list[float]:
+    """Each column's mean over the rows, each row weighted by e to its log-likelihood."""
+    top = max(w for w, _ in rows)
+    weights = [math.exp(w - top) for w, _ in rows]
+    total = sum(weights)
+    return [sum(w * row[i] for w, (_, row) in zip(weights, rows)) / total for i in range(width)]
 
 
 def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,

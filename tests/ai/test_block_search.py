@@ -3,6 +3,7 @@ does, and with the exact endgames on its values stay within what a hand can be w
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -16,14 +17,19 @@ from games.ai.line_search import PLANS, Search
 from .support import engine_value, positions, rules_or_skip
 
 TABLES = [(2, {}), (3, {}), (4, {"partnership": True, "hand_size": 7})]
+#: The plan in use, and with the knobs that change how deals are drawn and weighed (`beta`)
+#: and how random each seat plays out (`adapt`).
+VARIANTS = [{}, {"beta": 1.0}, {"adapt": True}]
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize(("players", "options"), TABLES)
-def test_the_own_block_playouts_value_every_action_as_the_engine_does(players: int, options: dict[str, Any]) -> None:
-    """Same deals, same random streams, same moves in the same order, same scoring: without
-    the endgame the values are equal to the last bit."""
+def test_the_own_block_playouts_value_every_action_as_the_engine_does(
+        players: int, options: dict[str, Any], variant: dict[str, Any]) -> None:
+    """Same deals, same weights, same random streams, same moves in the same order, same
+    scoring: without the endgame the values are equal to the last bit."""
     rules = rules_or_skip("block")
-    plan = PLANS["block"]
+    plan = dataclasses.replace(PLANS["block"], **variant)
     checked = 0
     for g in range(8):
         for k, state in enumerate(positions(rules, players, options, b"block-own-%d" % g, steps=40)):
