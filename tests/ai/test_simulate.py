@@ -126,3 +126,21 @@ def test_an_empty_record_file_starts_a_new_record(tmp_path: Path) -> None:
     book.touch()
     report = run(Config("draw", 2, ("medium", "easy"), {}, "11", False), 3, record=book)
     assert report["recorded"] == 0 and len(book.read_text().splitlines()) == 4
+
+
+def test_the_block_ceiling_lets_hard_see_the_true_deal_in_its_own_process(tmp_path: Path) -> None:
+    """`bench.block_ceiling` patches the search, so it runs in a process of its own; it plays
+    whole hands, stores each winner as `bench.paired` does, and seeing every hand the Hard
+    partnership wins most of them (all eight on this seed)."""
+    import subprocess
+    import sys
+
+    rules_or_skip("block")
+    out = tmp_path / "ceiling.json"
+    done = subprocess.run([sys.executable, "-m", "bench.block_ceiling", "--rounds", "8", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert "seeing every hand won" in done.stdout
+    winners = json.loads(out.read_text())["winners"]
+    assert len(winners) == 8
+    assert set(winners) <= {-1, 0, 1}
+    assert winners.count(0) >= 5
