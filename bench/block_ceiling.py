@@ -1,25 +1,26 @@
-"""What Hard's Block search would win if it saw every hand: `python -m bench.block_ceiling`.
+"""What Hard's Block search would win if it saw every hand: `bench.paired --see-everything`.
 
-A diagnostic, not a bot: each Hard decision samples the true deal instead of deals drawn
-from its view, so the search plays with perfect information and everything else unchanged
-(playouts, endgames, budget). The gap between this share and Hard's own, on the same hands
-(`python -m bench.paired` with the same seed and rounds), is what hidden tiles cost the
-search; better inference can win back at most that much.
+A diagnostic, not a bot: inside `see_everything()` each Hard line search samples the true
+deal instead of deals drawn from its view, so it plays with perfect information and
+everything else unchanged (playouts, endgames, budget). Paired with Hard's own run of the
+same hands, the gap is what hidden tiles cost the search; better inference can win back at
+most that much:
 
-    python -m bench.block_ceiling --rounds 2000 --jobs 2
+    python -m bench.paired --game block --players 4 --options '{"partnership": true, "hand_size": 7}' \\
+        --bots hard,easy --rounds 2000 --jobs 2 --see-everything --out ceiling.json --against base.json
+
+Only Block: its deals hold every tile a hand will use, so an empty boneyard is the truth.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
-from collections.abc import Sequence
-from multiprocessing import Pool
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from games import simulate
 from games.ai import line_search
+from games.ai.inference import hand_of
 from games.core.tiles import Tile
 
 #: The state behind the view the bot to move was given (set outside the bot's own calls).
@@ -27,33 +28,37 @@ _TRUE: dict[str, Any] = {}
 
 
 def _true_hands(search: Any, rng: Any) -> tuple[list[list[Tile]], list[Tile], float]:
+    """The hand being played, checked against the searching seat's own view."""
     state = _TRUE["state"]
     tiles = state.config.tiles
+    hands = [tiles.tiles_of(h) for h in state.hands]
+    if set(hands[int(search.view["seat"])]) != set(hand_of(search.view)):
+        raise AssertionError("the true deal does not hold the searching seat's hand")
     rng.random()
-    return [tiles.tiles_of(h) for h in state.hands], [], 0.0
+    return hands, [], 0.0
 
 
-def see_everything() -> None:
-    """Make every Hard line search sample the true deal of the hand being played."""
+@contextmanager
+def see_everything() -> Iterator[None]:
+    """Within it, every Hard line search samples the true deal of the hand being played."""
     search: Any = line_search.Search
-    search.sample_hands = _true_hands
     sim: Any = simulate
-    real_rules = sim.get_rules
-    real_bot = sim.make_bot
+    real_sample, real_rules, real_bot = search.sample_hands, sim.get_rules, sim.make_bot
+    watched: list[tuple[Any, Any]] = []
 
     def get_rules(name: str) -> Any:
         rules = real_rules(name)
         cls: Any = type(rules)
-        if not getattr(cls, "_watched", False):
+        if all(cls is not c for c, _ in watched):
             view = cls.view
 
-            def watched(self: Any, state: Any, seat: int | None) -> Any:
+            def watching(self: Any, state: Any, seat: int | None) -> Any:
                 if not _TRUE.get("thinking"):
                     _TRUE["state"] = state
                 return view(self, state, seat)
 
-            cls.view = watched
-            cls._watched = True
+            watched.append((cls, view))
+            cls.view = watching
         return rules
 
     def make_bot(*args: Any, **kwargs: Any) -> Any:
@@ -70,42 +75,11 @@ def see_everything() -> None:
         bot.choose = thinking
         return bot
 
-    sim.get_rules = get_rules
-    sim.make_bot = make_bot
-
-
-def one(job: tuple[simulate.Config, int]) -> int:
-    """Round `index`'s winning entry, -1 for a tie (as `bench.paired` stores it)."""
-    config, index = job
-    outcome = simulate.play(config, index)
-    return outcome.winners[0] if outcome.winners else -1
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.block_ceiling", description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--options", default='{"partnership": true, "hand_size": 7}')
-    parser.add_argument("--bots", default="hard,easy", help="entry 0 is the one that sees everything")
-    parser.add_argument("--seed", default="tune1")
-    parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", help="where to store the rounds' winners (JSON, as bench.paired)")
-    args = parser.parse_args(argv)
-    see_everything()
-    levels = tuple(args.bots.split(","))
-    config = simulate.Config("block", args.players, levels, json.loads(args.options), args.seed, False)
-    start = time.perf_counter()
-    jobs = [(config, i) for i in range(args.rounds)]
-    with Pool(args.jobs) as pool:
-        winners = pool.map(one, jobs, chunksize=20)
-    if args.out:
-        with open(args.out, "w") as out:
-            json.dump({"winners": winners}, out)
-    won = sum(1 for w in winners if w == 0)
-    decided = sum(1 for w in winners if w >= 0)
-    print(f"entry 0 seeing every hand won {won / max(decided, 1):.4f} of decided rounds, "
-          f"{won / len(winners):.4f} of all, {time.perf_counter() - start:.0f} s")
-
-
-if __name__ == "__main__":
-    main()
+    search.sample_hands, sim.get_rules, sim.make_bot = _true_hands, get_rules, make_bot
+    try:
+        yield
+    finally:
+        search.sample_hands, sim.get_rules, sim.make_bot = real_sample, real_rules, real_bot
+        for cls, view in watched:
+            cls.view = view
+        _TRUE.clear()

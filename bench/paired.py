@@ -24,9 +24,11 @@ import json
 import math
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from multiprocessing import Pool
 from typing import Any
 
+from bench.block_ceiling import see_everything
 from games import simulate
 
 
@@ -92,17 +94,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plan", action="append", default=[], metavar="GAME.FIELD=LITERAL")
     parser.add_argument("--out", required=True, help="where to store the rounds' winners (JSON)")
     parser.add_argument("--against", help="an earlier run of the same rounds to compare with")
+    parser.add_argument("--see-everything", action="store_true",
+                        help="Block only: Hard searches the true deal (bench/block_ceiling.py)")
     args = parser.parse_args(argv)
+    if args.see_everything and args.game != "block":
+        parser.error("--see-everything is for Block, whose deals hold every tile a hand uses")
     patch(args.set, args.plan)
     config = simulate.Config(args.game, args.players, tuple(args.bots.split(",")), json.loads(args.options),
                              args.seed, False)
     work = [(config, i) for i in range(args.start, args.start + args.rounds)]
     began = time.time()
-    if args.jobs > 1:
-        with Pool(args.jobs) as pool:
-            rows = pool.map(one, work, chunksize=10)
-    else:
-        rows = [one(job) for job in work]
+    with see_everything() if args.see_everything else nullcontext():
+        if args.jobs > 1:
+            with Pool(args.jobs) as pool:
+                rows = pool.map(one, work, chunksize=10)
+        else:
+            rows = [one(job) for job in work]
     winners = [w for w, _, _ in rows]
     thinking = sum(t for _, t, _ in rows) / max(1, sum(d for _, _, d in rows))
     record: dict[str, Any] = {"args": vars(args), "winners": winners, "decision_ms_mean": thinking,

@@ -139,9 +139,7 @@ class FivesSearch(Search):
         for _ in range(samples):
             hands, boneyard, weight = self.sample_hands(rng)
             rows.append((weight, self.row(hands, boneyard, legal, rng)))
-        if self.model is not None:
-            return weighted_means(rows, len(legal))
-        return [sum(row[i] for _, row in rows) / len(rows) for i in range(len(legal))]
+        return weighted_means(rows, len(legal))
 
     def row(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any], legal: Sequence[Action],
             rng: random.Random) -> list[float]:

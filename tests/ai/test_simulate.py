@@ -128,19 +128,26 @@ def test_an_empty_record_file_starts_a_new_record(tmp_path: Path) -> None:
     assert report["recorded"] == 0 and len(book.read_text().splitlines()) == 4
 
 
-def test_the_block_ceiling_lets_hard_see_the_true_deal_in_its_own_process(tmp_path: Path) -> None:
-    """`bench.block_ceiling` patches the search, so it runs in a process of its own; it plays
-    whole hands, stores each winner as `bench.paired` does, and seeing every hand the Hard
-    partnership wins most of them (all eight on this seed)."""
-    import subprocess
-    import sys
+
+def test_seeing_everything_searches_the_true_deal_and_is_undone_after(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`bench.paired --see-everything` hands Hard the true deal (its own hand checked against
+    its view at every search, so a wrong deal would make the bot fall back and log it), and
+    leaves the search, the rules and the bots as they were."""
+    from bench import paired
+    from games.ai import line_search
+    from games.engine import get_rules
 
     rules_or_skip("block")
+    before = (line_search.Search.sample_hands, type(get_rules("block")).view)
     out = tmp_path / "ceiling.json"
-    done = subprocess.run([sys.executable, "-m", "bench.block_ceiling", "--rounds", "8", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300, check=True)
-    assert "seeing every hand won" in done.stdout
+    options = '{"partnership": true, "hand_size": 7}'
+    paired.main(["--game", "block", "--players", "4", "--options", options, "--bots", "hard,easy",
+                 "--rounds", "6", "--see-everything", "--out", str(out)])
+    assert "fell back" not in caplog.text
     winners = json.loads(out.read_text())["winners"]
-    assert len(winners) == 8
-    assert set(winners) <= {-1, 0, 1}
-    assert winners.count(0) >= 5
+    assert len(winners) == 6 and winners.count(0) >= 4
+    assert (line_search.Search.sample_hands, type(get_rules("block")).view) == before
+    with pytest.raises(SystemExit):
+        paired.main(["--game", "draw", "--rounds", "2", "--see-everything", "--out", str(out)])
