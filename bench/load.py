@@ -420,16 +420,18 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             rooms[index] = room
 
 
-async def run_phase(target: Target, rooms: list[Room], phase: Phase) -> dict[str, Any]:
-    cpu_before = total_cpu(target.servers)
+async def run_phase(target: Target, rooms: list[Room], phase: Phase, redis_url: str) -> dict[str, Any]:
+    before = cpu_budget(target.servers, redis_url)
     phase.started = time.perf_counter()
     stop_at = phase.started + phase.seconds
     await asyncio.gather(*(drive(target, rooms, i, phase, stop_at) for i in range(len(rooms))))
     phase.ended = time.perf_counter()
     summary = phase.summary()
     if phase.actions:
-        used = total_cpu(target.servers) - cpu_before
-        summary["server_cpu_ms_per_action"] = round(used * 1000 / phase.actions, 2)
+        budget = budget_per_action(before, cpu_budget(target.servers, redis_url), phase.actions,
+                                   phase.ended - phase.started)
+        summary["server_cpu_ms_per_action"] = budget.pop("server")
+        summary["cpu_ms_per_action"] = budget
     return summary
 
 
@@ -482,6 +484,49 @@ def total_cpu(servers: list[Daphne]) -> float:
     return total
 
 
+def cpu_budget(servers: list[Daphne], redis_url: str) -> dict[str, float]:
+    """CPU seconds so far of every part an action costs: the target's processes, this
+    generator, PostgreSQL (all its processes), Redis, and the whole machine busy.
+
+    The phase's difference per action says what a ceiling can be on these cores: the
+    generator and the stores take their share of the same cores as the target does.
+    """
+    import psutil
+    import redis
+
+    def seconds(process: psutil.Process) -> float:
+        times = process.cpu_times()
+        return float(times.user + times.system + getattr(times, "children_user", 0.0)
+                     + getattr(times, "children_system", 0.0))
+
+    postgres = 0.0
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] in ("postgres", "postmaster"):
+            with contextlib.suppress(psutil.Error):
+                postgres += seconds(process)
+    info = redis.Redis.from_url(redis_url).info("cpu")
+    machine = psutil.cpu_times()
+    busy = machine.user + machine.nice + machine.system + machine.irq + machine.softirq
+    return {
+        "server": total_cpu(servers),
+        "generator": seconds(psutil.Process()),
+        "postgres": postgres,
+        "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
+        "machine": busy,
+    }
+
+
+def budget_per_action(before: dict[str, float], after: dict[str, float], actions: int,
+                      elapsed: float) -> dict[str, Any]:
+    """CPU ms per action of each part, the machine's busy share of its cores, and the rate the
+    machine could carry if every core did nothing but this: cores over the total per action."""
+    per: dict[str, Any] = {part: round((after[part] - before[part]) * 1000 / actions, 2) for part in before}
+    cores = os.cpu_count() or 1
+    per["machine_busy_percent"] = round((after["machine"] - before["machine"]) * 100 / (elapsed * cores), 1)
+    per["cores_bound_actions_per_s"] = round(cores * 1000 / per["machine"]) if per["machine"] > 0 else None
+    return per
+
+
 async def warm_up(target: Target) -> None:
     """Play a few actions in rooms until every process has served both the REST calls and a
     room's sockets: what a process loads on first use (modules, URL resolvers, connections)
@@ -501,7 +546,7 @@ async def warm_up(target: Target) -> None:
         await room.close()
 
 
-async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]:
+async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
     await warm_up(target)
     await asyncio.sleep(1.0)
     rss_before = total_rss(target.servers)
@@ -534,7 +579,7 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
         phases.append(Phase("ceiling (back to back)", None, args.ceiling))
     summaries = []
     for phase in phases:
-        summaries.append(await run_phase(target, rooms, phase))
+        summaries.append(await run_phase(target, rooms, phase, redis_url))
         print(f"  {target.name} {json.dumps(summaries[-1])}", file=sys.stderr, flush=True)
         if args.timeline:
             for row in phase.timeline():
@@ -547,6 +592,7 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
         "target": target.name,
         "rooms": len(rooms),
         "connections": connections,
+        "processes": len(target.servers),
         "setup_seconds": round(setup_seconds, 1),
         "rss_idle_mib": round(rss_idle / 2**20, 1),
         "memory_per_connection_kib": round((rss_idle - rss_before) / connections / 1024, 1),
@@ -558,25 +604,33 @@ async def run_target(target: Target, args: argparse.Namespace) -> dict[str, Any]
 
 
 @contextlib.contextmanager
-def servers_for(target_class: type[Target], args: argparse.Namespace) -> Iterator[list[Daphne]]:
+def servers_for(target_class: type[Target], args: argparse.Namespace) -> Iterator[tuple[list[Daphne], str]]:
+    """The target's processes, and the URL of the Redis server they use."""
     database = args.database_url if target_class.needs_migrate else "sqlite"
     stores = open_stores(database=database, redis_url=args.redis_url)
     try:
         with daphne_group(
-            args.processes, target_class.application, extra_env={**LOAD_LIMITS, **args.server_env},
+            processes_of(target_class, args), target_class.application,
+            extra_env={**LOAD_LIMITS, **args.server_env},
             needs_migrate=target_class.needs_migrate, stores=stores,
         ) as (_, servers):
-            yield servers
+            yield servers, stores.redis_url
     finally:
         stores.close()
 
 
+def processes_of(target_class: type[Target], args: argparse.Namespace) -> int:
+    if target_class is BareTarget and args.bare_processes:
+        return int(args.bare_processes)
+    return int(args.processes)
+
+
 async def measure(target_class: type[Target], args: argparse.Namespace) -> dict[str, Any]:
-    with servers_for(target_class, args) as servers:
+    with servers_for(target_class, args) as (servers, redis_url):
         target = target_class(servers, Tally(), args.seed)
         failed = False
         try:
-            return await asyncio.wait_for(run_target(target, args), args.time_limit)
+            return await asyncio.wait_for(run_target(target, args, redis_url), args.time_limit)
         except Exception:
             failed = True
             raise
@@ -624,6 +678,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="seconds of back-to-back play per room (0: skip)")
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before measuring memory")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--bare-processes", type=int, default=None,
+                        help="processes of the bare target (default: as many as the server's; 1 gives the "
+                             "stock ceiling of a single process)")
     parser.add_argument("--targets", default="server,bare", help="server, bare or both (comma separated)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test"),
                         help="a fresh database is created beside this one and dropped afterwards")
@@ -652,7 +709,7 @@ def print_table(report: dict[str, Any]) -> None:
           f"{report['load_average_after']:.2f} after (other work on the machine shares the cores)")
     for result in report["results"]:
         print(f"== {result['target']}: {result['rooms']} rooms, {result['connections']} sockets, "
-              f"{report['processes']} processes; setup {result['setup_seconds']} s")
+              f"{result['processes']} processes; setup {result['setup_seconds']} s")
         print(f"   memory: {result['memory_per_connection_kib']} KiB per idle connection with its room's "
               f"share, {result['memory_per_socket_kib']} KiB for the socket alone "
               f"(RSS {result['rss_idle_mib']} MiB in all); "
@@ -661,6 +718,12 @@ def print_table(report: dict[str, Any]) -> None:
         for p in result["phases"]:
             print(f"   {p['phase']:<30} {p['actions_per_s']:>9} {p['p50_ms']!s:>9} {p['p99_ms']!s:>9} "
                   f"{p['max_ms']!s:>9} {p['actions']:>8} {p.get('server_cpu_ms_per_action')!s:>14}")
+            if "cpu_ms_per_action" in p:
+                b = p["cpu_ms_per_action"]
+                print(f"   {'':<30} CPU ms per action: generator {b['generator']}, "
+                      f"PostgreSQL {b['postgres']}, Redis {b['redis']}, machine {b['machine']} "
+                      f"({b['machine_busy_percent']}% of the cores busy; "
+                      f"at that cost the cores carry {b['cores_bound_actions_per_s']}/s)")
         print(f"   errors {result['errors']} {result['error_codes'] or ''}, dropped views "
               f"{result['dropped_views']}, repaired by sync {result['repaired_views']}, timeouts "
               f"{result['timeouts']}, lost actions {result['lost_actions']}, late ticks "

@@ -334,7 +334,7 @@ async def test_multiprocess_load_generator_measures_both_targets_without_faults(
     from bench import load
 
     report = await load.main([
-        "--rooms", "2", "--duration", "2", "--ceiling", "1", "--settle", "0.5",
+        "--rooms", "2", "--duration", "2", "--ceiling", "1", "--settle", "0.5", "--bare-processes", "1",
         "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
         "--redis-url", os.environ.get("REDIS_URL", ""),
     ])
@@ -345,4 +345,10 @@ async def test_multiprocess_load_generator_measures_both_targets_without_faults(
         assert [p["phase"] for p in result["phases"]] == ["paced", "ceiling (back to back)"]
         assert all(p["actions"] > 0 and p["p99_ms"] is not None for p in result["phases"])
         assert result["errors"] == result["timeouts"] == result["lost_actions"] == 0
+        for phase in result["phases"]:
+            budget = phase["cpu_ms_per_action"]
+            assert phase["server_cpu_ms_per_action"] > 0 and budget["generator"] > 0
+            assert budget["machine"] > 0 and budget["cores_bound_actions_per_s"] > 0
+            assert budget["redis"] >= 0 and budget["postgres"] >= 0
+    assert results["server"]["processes"] == 2 and results["bare"]["processes"] == 1
     assert "paced: actions_per_s server/bare" in report["ratios"]
