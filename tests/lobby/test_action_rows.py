@@ -14,6 +14,7 @@ from games.engine import get_rules
 from lobby import selectors, services
 from lobby.errors import NotYourTurnError, StaleVersionError
 from lobby.models import ActionRecord, Match
+from lobby.services import action_rows
 from tests.lobby.helpers import match_start, room_setup
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,3 +71,51 @@ def test_one_action_resent_at_once_on_many_connections_is_applied_once() -> None
     assert all(isinstance(o, services.Ack) and o.version == 1 for o in outcomes), outcomes
     assert sum(not o.duplicate for o in outcomes) == 1
     assert ActionRecord.objects.filter(match__room__code=code).count() == 1
+
+
+def play_next(code: str, client_id: str) -> services.Ack:
+    match = Match.objects.get(room__code=code)
+    state = selectors.match_state(match)
+    rules = get_rules("draw")
+    return services.action_submit(code, rules.to_move(state), rules.legal_actions(state)[0], client_id=client_id)
+
+
+postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="prepared statements are PostgreSQL's")
+
+
+@postgres_only
+def test_a_session_that_lost_its_prepared_statements_plays_on_in_a_new_one() -> None:
+    code, _, _ = started_draw()
+    assert play_next(code, "a").version == 1
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # what a pooler's DISCARD ALL leaves behind
+    assert play_next(code, "b").version == 2
+    assert list(ActionRecord.objects.filter(match__room__code=code).values_list("seq", flat=True)) == [1, 2]
+
+
+@postgres_only
+def test_a_session_holding_statements_this_process_forgot_plays_on_in_a_new_one() -> None:
+    code, _, _ = started_draw()
+    assert play_next(code, "a").version == 1
+    action_rows._prepared_on.clear()  # as after a reload: PREPARE again meets the old ones
+    assert play_next(code, "b").version == 2
+    assert play_next(code, "c").version == 3
+    assert Match.objects.get(room__code=code).version == 3
+
+
+@postgres_only
+def test_each_session_prepares_the_action_statements_once() -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    code, _, _ = started_draw()
+    connection.close()
+    with CaptureQueriesContext(connection) as first:
+        play_next(code, "a")
+    session = connection.connection
+    with CaptureQueriesContext(connection) as later:
+        play_next(code, "b")
+        play_next(code, "c")
+    assert connection.connection is session
+    prepares = [q["sql"].count("PREPARE ") for q in [*first.captured_queries, *later.captured_queries]]
+    assert sum(prepares) == len(action_rows._PREPARED)
+    assert any("EXECUTE lobby_action_insert" in q["sql"] for q in later.captured_queries)
