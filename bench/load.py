@@ -473,15 +473,18 @@ def total_rss(servers: list[Daphne]) -> int:
     return sum(server.rss() for server in servers)
 
 
+def cpu_seconds(process: Any) -> float:
+    """User and system CPU seconds of a psutil process, with its reaped children's."""
+    times = process.cpu_times()
+    return float(times.user + times.system + getattr(times, "children_user", 0.0)
+                 + getattr(times, "children_system", 0.0))
+
+
 def total_cpu(servers: list[Daphne]) -> float:
     """CPU seconds the server processes used: a cost per action that other load cannot inflate much."""
     import psutil
 
-    total = 0.0
-    for server in servers:
-        times = psutil.Process(server.pid).cpu_times()
-        total += times.user + times.system
-    return total
+    return sum(cpu_seconds(psutil.Process(server.pid)) for server in servers)
 
 
 def cpu_budget(servers: list[Daphne], redis_url: str) -> dict[str, float]:
@@ -494,22 +497,18 @@ def cpu_budget(servers: list[Daphne], redis_url: str) -> dict[str, float]:
     import psutil
     import redis
 
-    def seconds(process: psutil.Process) -> float:
-        times = process.cpu_times()
-        return float(times.user + times.system + getattr(times, "children_user", 0.0)
-                     + getattr(times, "children_system", 0.0))
-
     postgres = 0.0
     for process in psutil.process_iter(["name"]):
         if process.info["name"] in ("postgres", "postmaster"):
             with contextlib.suppress(psutil.Error):
-                postgres += seconds(process)
-    info = redis.Redis.from_url(redis_url).info("cpu")
+                postgres += cpu_seconds(process)
+    with redis.Redis.from_url(redis_url) as client:
+        info = client.info("cpu")
     machine = psutil.cpu_times()
     busy = machine.user + machine.nice + machine.system + machine.irq + machine.softirq
     return {
         "server": total_cpu(servers),
-        "generator": seconds(psutil.Process()),
+        "generator": cpu_seconds(psutil.Process()),
         "postgres": postgres,
         "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
         "machine": busy,
