@@ -40,9 +40,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import orjson  # noqa: E402
-import websockets  # noqa: E402
-from websockets.typing import Origin  # noqa: E402
 
+from bench.ws_client import ConnectionClosed, WebSocket, connect  # noqa: E402
 from tests.lobby.procs import LOAD_LIMITS, Daphne, daphne_group, open_stores  # noqa: E402
 
 PLAYERS = 4
@@ -131,31 +130,27 @@ class Tally:
 class Client:
     """One seat's socket: keeps the newest view and tells its room what arrived."""
 
-    def __init__(self, room: Room, seat: int, ws: Any) -> None:
+    def __init__(self, room: Room, seat: int) -> None:
         self.room = room
         self.seat = seat
-        self.ws = ws
+        self.ws: WebSocket | None = None
         self.version = -1
         self.states = 0
         self.view: dict[str, Any] = {}
-        self.reader = asyncio.create_task(self.read())
 
-    async def read(self) -> None:
-        tally = self.room.tally
-        try:
-            async for raw in self.ws:
-                now = time.perf_counter()
-                message = orjson.loads(raw)
-                kind = message.get("type")
-                if kind == "state":
-                    self.on_state(message, now)
-                elif kind == "ack":
-                    self.room.acked.add(int(message["version"]))
-                elif kind == "error":
-                    tally.errors[str(message.get("code"))] += 1
-        except websockets.ConnectionClosed as closed:
-            if not self.room.closing:
-                tally.errors[f"closed:{closed.rcvd.code if closed.rcvd else 'none'}"] += 1
+    def on_message(self, raw: bytes, now: float) -> None:
+        message = orjson.loads(raw)
+        kind = message.get("type")
+        if kind == "state":
+            self.on_state(message, now)
+        elif kind == "ack":
+            self.room.acked.add(int(message["version"]))
+        elif kind == "error":
+            self.room.tally.errors[str(message.get("code"))] += 1
+
+    def on_close(self, code: int | None) -> None:
+        if not self.room.closing:
+            self.room.tally.errors[f"closed:{code if code is not None else 'none'}"] += 1
 
     def on_state(self, message: dict[str, Any], now: float) -> None:
         self.states += 1
@@ -168,8 +163,10 @@ class Client:
         self.view = message.get("view") or {}
         self.room.on_view(now)
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(orjson.dumps(message).decode())
+    def send(self, message: dict[str, Any]) -> None:
+        if self.ws is None:
+            raise ConnectionClosed
+        self.ws.send(orjson.dumps(message))
 
 
 class Room:
@@ -206,10 +203,9 @@ class Room:
     async def close(self) -> None:
         self.closing = True
         for client in self.clients:
-            with contextlib.suppress(Exception):
-                await client.ws.close()
-        for client in self.clients:
-            client.reader.cancel()
+            if client.ws is not None:
+                with contextlib.suppress(Exception):
+                    await client.ws.close()
 
 
 class Target:
@@ -246,14 +242,11 @@ class Target:
     async def connect(self, room: Room, paths: list[str]) -> None:
         server = self.server_for(room.code)
         for seat, path in enumerate(paths):
-            ws = await asyncio.wait_for(
-                websockets.connect(
-                    server.ws_url + path, origin=Origin(server.url), max_size=2**22, ping_interval=None,
-                    compression=None,
-                ),
-                CONNECT_TIMEOUT,
+            client = Client(room, seat)
+            client.ws = await asyncio.wait_for(
+                connect(server.ws_url + path, server.url, client.on_message, client.on_close), CONNECT_TIMEOUT
             )
-            room.clients.append(Client(room, seat, ws))
+            room.clients.append(client)
 
 
 def http_json(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -352,7 +345,7 @@ async def sync_laggards(target: Target, room: Room, version: int) -> bool:
     for lagging in room.clients:
         if lagging.version < version:
             target.tally.repaired_views += 1
-            await lagging.send({"type": "sync"})
+            lagging.send({"type": "sync"})
     deadline = time.monotonic() + REPAIR_TIMEOUT
     while room.version < version and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
@@ -378,7 +371,7 @@ async def play_one(target: Target, room: Room, phase: Phase) -> bool:
     room.waiting_for = room.version + 1
     room.delivered.clear()
     room.sent_at = time.perf_counter()
-    await client.send(message)
+    client.send(message)
     delivered = await room.wait_delivered(DELIVERY_TIMEOUT)
     if not delivered and not isinstance(target, BareTarget):
         delivered = await sync_laggards(target, room, room.waiting_for)
@@ -411,7 +404,7 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
                 break
         try:
             more = await play_one(target, room, phase)
-        except websockets.ConnectionClosed:
+        except ConnectionClosed:
             target.tally.errors["send_on_closed_socket"] += 1
             return
         if not more:
