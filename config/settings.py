@@ -108,6 +108,9 @@ CHANNEL_LAYERS: dict[str, Any] = {
                     "socket_timeout": _env_float("REDIS_SOCKET_TIMEOUT", 30.0),
                     "socket_connect_timeout": 5,
                     "health_check_interval": 15,
+                    # RESP2: under RESP3 (redis-py 8's default) every received message is
+                    # also turned into a string for a debug log line that is never printed.
+                    "protocol": 2,
                 }
             ],
             "prefix": os.environ.get("CHANNEL_PREFIX", "dominoes"),
