@@ -16,8 +16,9 @@ statements inside `transaction.atomic()`.
 
 On that path the four statements are prepared once per connection (`PREPARE`, sent in front
 of its first action's message) and then run by name: PostgreSQL parses and plans them once,
-which takes a third off its CPU per action. A connection that lost them (a pooler, `DISCARD ALL`) or
-holds them without this process knowing is closed, and the action begins again on a new one.
+which takes a third off its CPU per action. On a session that lost them (a pooler, `DISCARD ALL`),
+holds them without this process knowing, or holds plans gone stale, they are deallocated and the
+action begins again, preparing them afresh.
 """
 
 from __future__ import annotations
@@ -225,15 +226,29 @@ def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
 
 def _begun(code: str, seat: int, client_id: str) -> Any:
     """A cursor whose transaction has begun with the room locked, at the room's row; the
-    match follows as the next result. A session whose prepared statements are amiss is
-    replaced once: nothing was written in it."""
+    match follows as the next result. A session whose prepared statements are amiss gets
+    them afresh, once: nothing was written in it."""
     try:
         return _begin(code, seat, client_id)
     except DatabaseError as error:
         if getattr(error.__cause__, "sqlstate", None) not in _STATEMENTS_AMISS:
             raise
-    connection.close()
+    _statements_forget()
     return _begin(code, seat, client_id)
+
+
+def _statements_forget() -> None:
+    """Drop the session's prepared statements, so the next action prepares them afresh; a
+    session that cannot is closed for good (a pool would otherwise lend it again)."""
+    session = connection.connection
+    _prepared_on.discard(session)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")
+    except DatabaseError:
+        if session is not None:
+            session.close()
+        connection.close()
 
 
 def _begin(code: str, seat: int, client_id: str) -> Any:

@@ -84,7 +84,7 @@ postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="
 
 
 @postgres_only
-def test_a_session_that_lost_its_prepared_statements_plays_on_in_a_new_one() -> None:
+def test_a_session_that_lost_its_prepared_statements_prepares_them_again() -> None:
     code, _, _ = started_draw()
     assert play_next(code, "a").version == 1
     with connection.cursor() as cursor:
@@ -94,7 +94,7 @@ def test_a_session_that_lost_its_prepared_statements_plays_on_in_a_new_one() -> 
 
 
 @postgres_only
-def test_a_session_holding_statements_this_process_forgot_plays_on_in_a_new_one() -> None:
+def test_a_session_holding_statements_this_process_forgot_prepares_them_afresh() -> None:
     code, _, _ = started_draw()
     assert play_next(code, "a").version == 1
     action_rows._prepared_on.clear()  # as after a reload: PREPARE again meets the old ones
@@ -108,7 +108,9 @@ def test_each_session_prepares_the_action_statements_once() -> None:
     from django.test.utils import CaptureQueriesContext
 
     code, _, _ = started_draw()
-    connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # a fresh session, though a pool lent this one before
+    action_rows._prepared_on.discard(connection.connection)
     with CaptureQueriesContext(connection) as first:
         play_next(code, "a")
     session = connection.connection
