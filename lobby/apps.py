@@ -15,8 +15,9 @@ def http_connections_close(**_: Any) -> None:
     Under ASGI, Django runs each request's view in a thread of its own, so a connection kept
     for reuse (`DB_CONN_MAX_AGE`) would stay open with a thread that never comes back, until
     PostgreSQL runs out of connections. The sockets' database work runs in a fixed pool of
-    long-lived threads, which keep theirs; no request signal is sent there. A connection
-    inside a transaction (a test's) is left alone."""
+    long-lived threads, which keep theirs; no request signal is sent there. With the
+    PostgreSQL pool, closing gives the connection back to the pool for the next request. A
+    connection inside a transaction (a test's) is left alone."""
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()

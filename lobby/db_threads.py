@@ -7,7 +7,8 @@ so that was a round trip and a fifth of the call's overhead per action. Here a f
 long-lived threads keeps one connection each: a thread looks at its connection (closes it
 when it is broken or older than `CONN_MAX_AGE`) at most every `CHECK_SECONDS`, and at once
 after a call that failed with a database error, so the next call opens a fresh one. With
-`CONN_MAX_AGE` 0 every call still ends by closing its connection.
+`CONN_MAX_AGE` 0 every call still ends by closing its connection, unless the connection
+came from a pool: then the thread keeps it between calls and gives it back at that check.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class DatabaseThreads:
             close_old_connections()
             raise
         finally:
-            if not connection.settings_dict.get("CONN_MAX_AGE"):
+            if not connection.settings_dict.get("CONN_MAX_AGE") and not pooled():
                 close_old_connections()
 
     def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
@@ -58,6 +59,11 @@ class DatabaseThreads:
 
 _instance: DatabaseThreads | None = None
 _lock = threading.Lock()
+
+
+def pooled() -> bool:
+    """Connections come from a pool: a thread keeps the one it borrowed between calls."""
+    return bool((connection.settings_dict.get("OPTIONS") or {}).get("pool"))
 
 
 def database_threads() -> DatabaseThreads:
