@@ -480,6 +480,19 @@ def total_cpu(servers: list[Daphne]) -> float:
     return sum(cpu_seconds(psutil.Process(server.pid)) for server in servers)
 
 
+def postgres_cpu() -> float:
+    """CPU seconds of every PostgreSQL process, with the sessions that ended (reaped by the
+    postmaster): a session opened and closed within a phase is counted too."""
+    import psutil
+
+    total = 0.0
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] in ("postgres", "postmaster"):
+            with contextlib.suppress(psutil.Error):
+                total += cpu_seconds(process)
+    return total
+
+
 def cpu_budget(servers: list[Daphne], redis_url: str) -> dict[str, float]:
     """CPU seconds so far of every part an action costs: the target's processes, this
     generator, PostgreSQL (all its processes), Redis, and the whole machine busy.
@@ -490,11 +503,6 @@ def cpu_budget(servers: list[Daphne], redis_url: str) -> dict[str, float]:
     import psutil
     import redis
 
-    postgres = 0.0
-    for process in psutil.process_iter(["name"]):
-        if process.info["name"] in ("postgres", "postmaster"):
-            with contextlib.suppress(psutil.Error):
-                postgres += cpu_seconds(process)
     with redis.Redis.from_url(redis_url) as client:
         info = client.info("cpu")
     machine = psutil.cpu_times()
@@ -502,7 +510,7 @@ def cpu_budget(servers: list[Daphne], redis_url: str) -> dict[str, float]:
     return {
         "server": total_cpu(servers),
         "generator": cpu_seconds(psutil.Process()),
-        "postgres": postgres,
+        "postgres": postgres_cpu(),
         "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
         "machine": busy,
     }

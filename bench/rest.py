@@ -1,6 +1,6 @@
 """What the REST calls of setting a table up cost the server: one daphne process, rooms of
 Draw for four created, three seats joined and the match started (five requests a room),
-one room at a time; wall time and the process's CPU per room.
+one room at a time; wall time, the process's CPU and PostgreSQL's CPU per room.
 
     .venv/bin/python bench/rest.py --rooms 60
 """
@@ -17,15 +17,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psutil
 
+from bench.load import cpu_seconds, postgres_cpu
 from bench.room_memory import room_started
 from tests.lobby.procs import LOAD_LIMITS, daphne_group
 
 WARM_UP = 5
-
-
-def cpu_seconds(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return float(times.user + times.system)
 
 
 def main() -> None:
@@ -38,15 +34,17 @@ def main() -> None:
         process = psutil.Process(servers[0].proc.pid)
         for _ in range(WARM_UP):
             room_started(base)
-        cpu, wall = cpu_seconds(process), time.perf_counter()
+        cpu, postgres, wall = cpu_seconds(process), postgres_cpu(), time.perf_counter()
         for _ in range(args.rooms):
             room_started(base)
         cpu, wall = cpu_seconds(process) - cpu, time.perf_counter() - wall
+        postgres = postgres_cpu() - postgres
     print(json.dumps({
         "rooms": args.rooms,
         "requests_per_room": 5,
         "wall_ms_per_room": round(wall / args.rooms * 1000, 1),
         "server_cpu_ms_per_room": round(cpu / args.rooms * 1000, 1),
+        "postgres_cpu_ms_per_room": round(postgres / args.rooms * 1000, 1),
     }))
 
 
