@@ -571,7 +571,7 @@ async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -
     setup_seconds = time.perf_counter() - setup_started
     # The generator holds every player's socket and view in one process: with the
     # collector's defaults its passes stalled every arrival stamp at once, which measured
-    # the generator, not the server (paced p99 39-42 ms against 27 with the servers' own
+    # the generator, not the server (paced p99 39-42 ms against 19-27 with the servers' own
     # settings, here too, and 18-24 with the collector off altogether).
     gc_tuning.tune()
     cpu_before = total_cpu(target.servers)
