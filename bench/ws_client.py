@@ -28,7 +28,11 @@ class ConnectionClosed(Exception):
     """A send on a socket the server or the client has closed."""
 
 
-class HandshakeError(Exception):
+class ProtocolError(Exception):
+    """The server broke RFC 6455."""
+
+
+class HandshakeError(ProtocolError):
     """The server did not switch protocols as RFC 6455 asks."""
 
 
@@ -147,7 +151,7 @@ class WebSocket(asyncio.Protocol):
                     return
                 size, start = int.from_bytes(buffer[2:10], "big"), 10
             if second & 0x80:
-                self._fail(HandshakeError("a server frame must not be masked"))
+                self._fail(ProtocolError("a server frame must not be masked"))
                 return
             if len(buffer) < start + size:
                 return

@@ -16,9 +16,9 @@ statements inside `transaction.atomic()`.
 
 On that path the four statements are prepared once per connection (`PREPARE`, sent in front
 of its first action's message) and then run by name: PostgreSQL parses and plans them once,
-which takes a third off its CPU per action. On a session that lost them (a pooler, `DISCARD ALL`),
-holds them without this process knowing, or holds plans gone stale, they are deallocated and the
-action begins again, preparing them afresh.
+which takes a third off its CPU per action. On a session that lost them (a pooler,
+`DISCARD ALL`), holds them without this process knowing, or holds plans gone stale, they are
+deallocated and the action begins again, preparing them afresh.
 """
 
 from __future__ import annotations
@@ -87,14 +87,14 @@ _PREPARED = {
 _PREPARE = "".join(f"PREPARE {name} AS {_numbered(sql)}; " for name, sql in _PREPARED.items())
 
 
-def _execute(name: str) -> str:
-    return f"EXECUTE {name}({', '.join(['%s'] * _PREPARED[name].count('%s'))})"
-
-
-_BEGIN = f"BEGIN; {_execute('lobby_action_room')}; {_execute('lobby_action_match')}"
+#: Each prepared statement run by name, its parameters left to bind.
+_EXECUTE = {
+    name: f"EXECUTE {name}({', '.join(['%s'] * sql.count('%s'))})" for name, sql in _PREPARED.items()
+}
+_BEGIN = f"BEGIN; {_EXECUTE['lobby_action_room']}; {_EXECUTE['lobby_action_match']}"
 #: Raw connections whose session holds the prepared statements.
 _prepared_on: weakref.WeakSet[Any] = weakref.WeakSet()
-#: Missing, already there, or planned for another shape of a table: a new session cures each.
+#: Missing, already there, or planned for another shape of a table: deallocating cures each.
 _STATEMENTS_AMISS = frozenset({"26000", "42P05", "0A000"})
 
 Converters = list[tuple[Any, list[Callable[..., Any]]]]
@@ -165,7 +165,7 @@ class ActionRows:
         stamp = connection.ops.adapt_datetimefield_value(now)
         result = None if match.result is None else json.dumps(match.result)
         insert, update = (
-            (_execute("lobby_action_insert"), _execute("lobby_action_update")) if self.deferred
+            (_EXECUTE["lobby_action_insert"], _EXECUTE["lobby_action_update"]) if self.deferred
             else (_INSERT_SQL.format(json=_json("%s")), _UPDATE_SQL.format(json=_json("%s")))
         )
         inserted = [match.pk, match.version, seat, json.dumps(action), client_id, actor, stamp]
