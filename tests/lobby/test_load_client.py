@@ -7,8 +7,11 @@ exchange here also proves the client's own framing.
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 from typing import Any
 
+import orjson
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
@@ -91,3 +94,25 @@ async def test_load_client_refuses_a_server_that_does_not_upgrade() -> None:
     async with server:
         with pytest.raises(HandshakeError, match="404"):
             await connect(f"ws://127.0.0.1:{port}/", "http://127.0.0.1", inbox.message, inbox.close)
+
+
+@pytest.mark.parametrize("encode", [
+    lambda frame: orjson.dumps(frame),  # the game server's frames
+    lambda frame: json.dumps(frame).encode(),  # the bare consumer's, with spaces
+])
+def test_generator_reads_versions_from_the_head_and_parses_a_view_only_when_read(encode: Any) -> None:
+    from bench.load import Client, Room, Tally
+
+    room = Room("c", Tally(), random.Random(0))
+    client = Client(room, 0)
+    room.clients.append(client)
+    view = {"to_move": 2, "legal": [{"type": "play", "tile": [1, 2], "end": "left"}]}
+    for version in (0, 1, 3):
+        client.on_message(encode({"type": "state", "version": version, "view": {**view, "n": version}}), 1.0)
+    client.on_message(encode({"type": "state", "version": 2, "view": {"stale": True}}), 1.0)
+    client.on_message(encode({"type": "ack", "id": "a3", "version": 3}), 1.0)
+    client.on_message(encode({"type": "error", "code": "stale_version", "message": "no"}), 1.0)
+    assert client.version == 3 and client.states == 4
+    assert client.view == {**view, "n": 3}
+    assert room.tally.dropped_views == 1 and room.acked == {3}
+    assert room.tally.errors == {"stale_version": 1}
