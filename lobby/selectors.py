@@ -28,10 +28,14 @@ def room_get_by_code(code: str, *, lock: bool = False) -> Room:
         raise RoomNotFoundError("no such room") from None
 
 
-def seat_for_token(room: Room, token: str | None) -> Seat | None:
+def seat_for_token(room: Room, token: str | None, seats: list[Seat] | None = None) -> Seat | None:
+    """The seat `token` holds, looked up among `seats` when the caller has read them."""
     if not token:
         return None
-    return room.seats.filter(token_hash=token_hash(token)).first()
+    hashed = token_hash(token)
+    if seats is not None:
+        return next((seat for seat in seats if seat.token_hash == hashed), None)
+    return room.seats.filter(token_hash=hashed).first()
 
 
 def match_current(room: Room) -> Match | None:

@@ -12,7 +12,7 @@ from django.db import transaction
 from games.engine import get_rules, names
 from lobby import realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, UnauthorizedError
-from lobby.models import Room, Seat
+from lobby.models import Match, Room, Seat
 
 AI_LEVELS = ("easy", "medium", "hard")
 MIN_PLAYERS = 2
@@ -62,8 +62,8 @@ def room_locked(code: str) -> Room:
     return selectors.room_get_by_code(code, lock=True)
 
 
-def host_verify(room: Room, token: str | None) -> Seat:
-    seat = selectors.seat_for_token(room, token)
+def host_verify(room: Room, token: str | None, seats: list[Seat] | None = None) -> Seat:
+    seat = selectors.seat_for_token(room, token, seats)
     if seat is None or seat.index != room.host_seat:
         raise UnauthorizedError("only the host can do this: send the host's seat token")
     return seat
@@ -75,11 +75,18 @@ def not_playing_verify(room: Room) -> None:
         raise ConflictError("a match is being played: wait until it is over")
 
 
-def room_changed(room: Room) -> None:
+def room_changed(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> None:
+    """After the commit, the room info to every socket of the room. A caller that holds the
+    room's current match (and its seats in index order) as committed passes them, and the
+    info is built from them instead of read again: three queries fewer on a rematch."""
     code = room.code
 
     def publish() -> None:
-        realtime.room_publish(code, selectors.room_info(selectors.room_get_by_code(code)))
+        if match is None:
+            info = selectors.room_info(selectors.room_get_by_code(code))
+        else:
+            info = selectors.room_info(room, match, seats)
+        realtime.room_publish(code, info)
 
     transaction.on_commit(publish)
 

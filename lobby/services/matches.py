@@ -14,7 +14,7 @@ from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors, state_cache
 from lobby.background import background
 from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
-from lobby.models import Match, Room
+from lobby.models import Match, Room, Seat
 from lobby.services import action_rows
 from lobby.services.common import host_verify, room_changed, room_locked
 
@@ -29,20 +29,24 @@ def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match
     """Deal a new match once every seat is filled; after a match this is the rematch."""
     with transaction.atomic():
         room = room_locked(code)
-        host_verify(room, token)
+        seats = list(room.seats.all())
+        host_verify(room, token, seats)
         previous = selectors.match_current(room)
         if previous is not None and not previous.is_over:
             raise ConflictError("a match is being played: wait until it is over")
         if rematch and previous is None:
             raise ConflictError("no match has been played in this room yet: start one")
-        free = [s.index for s in room.seats.all() if s.is_free]
+        free = [s.index for s in seats if s.is_free]
         if free:
             raise ConflictError(f"seat {free[0]} is free: fill every seat (a player or an AI) first")
+        now = timezone.now()
         # A player who never opened the table counts as gone from the start, so the grace
         # period (then a stand-in AI) covers them too.
-        room.seats.exclude(token_hash="").filter(channel="", disconnected_at__isnull=True).update(
-            disconnected_at=timezone.now()
-        )
+        absent = [s for s in seats if s.token_hash and not s.channel and s.disconnected_at is None]
+        if absent:
+            Seat.objects.filter(pk__in=[s.pk for s in absent]).update(disconnected_at=now)
+            for seat in absent:
+                seat.disconnected_at = now
         rules = get_rules(room.game)
         seed = secrets.token_bytes(32)
         state = rules.new_match(room.players, room.options, seed=seed)
@@ -55,11 +59,11 @@ def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match
             seed=seed,
             version=0,
             to_move=rules.to_move(state),
-            moved_at=timezone.now(),
+            moved_at=now,
             result=rules.result(state),
         )
-        _state_changed(room, match, state)
-        room_changed(room)
+        _state_changed(room, match, state, seats=seats)
+        room_changed(room, match, seats)
     return match
 
 
@@ -104,16 +108,23 @@ def action_submit(
     due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
     _state_changed(room, match, state, due_possible)
     if match.is_over or room.turn_seconds:
-        room_changed(room)
+        room_changed(room, match)
     return Ack(match.version, duplicate=False)
 
 
-def _state_changed(room: Room, match: Match, state: Any, due_possible: bool = True) -> None:
+def _state_changed(
+    room: Room, match: Match, state: Any, due_possible: bool = True, seats: list[Seat] | None = None
+) -> None:
     """After the commit: cache the state, send every seat its view, and wake the AI (the
-    seat to move is read only when `due_possible`: an AI or stand-in could play, or a timer)."""
+    seat to move is read, unless the caller holds `seats`, only when `due_possible`: an AI
+    or stand-in could play, or a timer)."""
     code, number, version, game, players = room.code, match.number, match.version, match.game, match.players
     over = match.is_over
-    mover = None if match.to_move is None or not due_possible else room.seats.get(index=match.to_move)
+    mover = None
+    if match.to_move is not None and seats is not None:
+        mover = next(s for s in seats if s.index == match.to_move)
+    elif match.to_move is not None and due_possible:
+        mover = room.seats.get(index=match.to_move)
 
     def after() -> None:
         from lobby import bots

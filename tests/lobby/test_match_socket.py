@@ -157,3 +157,45 @@ async def test_a_rematch_streams_the_new_match_from_version_zero_with_the_same_s
     room = await database_sync_to_async(lambda: selectors.room_info(selectors.room_get_by_code(code)))()
     assert room["match"]["number"] == 1 and room["seats"][1]["ai"] == "easy"
     await host.close()
+
+
+async def test_the_room_frames_of_a_start_a_match_end_and_a_rematch_show_the_room_as_stored():
+    from django.test import Client
+
+    from lobby import services
+    from tests.lobby.helpers import api
+
+    def stored() -> dict[str, Any]:
+        return selectors.room_info(selectors.room_get_by_code(code))
+
+    def rooms() -> list[dict[str, Any]]:
+        return [frame["room"] for frame in host.frames if frame["type"] == "room"]
+
+    # Seat 1's player never opens the table: the start counts them gone, and after the
+    # grace period a stand-in plays for them.
+    code, tokens = await room_setup_async("draw", 2, {"target": 1}, humans=2)
+    await database_sync_to_async(services.room_update)(code, tokens[0], {"grace_seconds": 1})
+    host = Table(code, tokens[0])
+    assert (await host.open())[0]
+    await host.until("room")  # the snapshot's, read before the start
+    await match_start_async(code, tokens[0])
+    await drive(host, random.Random(5))
+    await host.quiet()
+    over = await database_sync_to_async(stored)()
+    started = next(room for room in rooms() if room["playing"])
+    # "standin" says whether the deadline has passed by the time the frame was made.
+    assert [{**seat, "standin": None} for seat in started["seats"]] == [
+        {**seat, "standin": None} for seat in over["seats"]
+    ]
+    assert started["seats"][1]["standin_at"] is not None and started["seats"][0]["connected"]
+    assert rooms()[-1] == over and over["match"]["over"]
+    again = await database_sync_to_async(api)(
+        Client(), "post", f"/api/rooms/{code}/rematch/", None, tokens[0]
+    )
+    assert again.status_code == 201
+    await host.quiet()
+    rematched = await database_sync_to_async(stored)()
+    # The stand-in may have moved since (the room frame of an action comes only at the end).
+    latest = next(room for room in reversed(rooms()) if room["match"]["number"] == 1)
+    assert latest["seats"] == rematched["seats"] and latest["playing"] and rematched["playing"]
+    await host.close()
