@@ -66,20 +66,25 @@ class Phase:
     latencies: list[float] = field(default_factory=list)
     #: When each measured action was sent, seconds into the phase (for `--timeline`).
     sent: list[float] = field(default_factory=list)
+    #: When each match of the phase ended, seconds into the phase: its table's next one
+    #: starts then, which costs the server far more than an action (`--timeline`).
+    ended_matches: list[float] = field(default_factory=list)
     actions: int = 0
     started: float = 0.0
     ended: float = 0.0
 
     def timeline(self) -> list[dict[str, Any]]:
-        """Per second of the phase: actions sent, their p50 and their slowest latency."""
+        """Per second of the phase: actions sent, their p50 and their slowest latency, and
+        the matches that ended (each table then starts its next)."""
         seconds: dict[int, list[float]] = {}
         for sent, latency in zip(self.sent, self.latencies):
             seconds.setdefault(int(sent), []).append(latency)
+        ended = Counter(int(at) for at in self.ended_matches)
         rows = []
         for second in sorted(seconds):
             ordered = sorted(seconds[second])
             rows.append({"second": second, "actions": len(ordered), "p50_ms": percentile_ms(ordered, 0.5),
-                         "max_ms": round(ordered[-1] * 1000, 1)})
+                         "max_ms": round(ordered[-1] * 1000, 1), "matches_ended": ended[second]})
         return rows
 
     def summary(self) -> dict[str, Any]:
@@ -429,6 +434,7 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             return
         if not more:
             target.tally.matches_finished += 1
+            phase.ended_matches.append(time.perf_counter() - phase.started)
             room = await target.next_match(room, index + len(rooms) * (1 + target.tally.matches_finished))
             rooms[index] = room
 
