@@ -69,6 +69,10 @@ def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, di
     return selectors.room_info(room, match, seats), -1 if match is None else match.number, version, view
 
 
+def _revision(room: dict[str, Any]) -> int:
+    return int(room.get("revision", 0))
+
+
 class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     #: No channel layer of its own: the room hub of the process delivers to every socket.
     channel_layer_alias = "sockets-take-nothing-from-the-layer"
@@ -85,6 +89,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     #: meanwhile: it goes out after the ack or the snapshot, so versions never go back.
     holding: bool = False
     held: tuple[tuple[int, int], str] | None = None
+    #: The newest room info sent (its revision), and one that came while holding.
+    room_sent: int = -1
+    held_room: dict[str, Any] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels 4.2+ hops to a thread to close stale database connections before every
@@ -150,7 +157,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         async with self._holding():
             room_info, number, version, view = await _db(_snapshot)(self.code, self.seat)
             if with_room:
-                await self.send_json(protocol.room_frame(room_info))
+                await self._room_forward(room_info)
             if view is not None and (number, version) >= self.sent:
                 self.sent = (number, version)
                 await self.send_json(protocol.state_frame(version, view))
@@ -208,6 +215,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             held, self.held = self.held, None
             if held is not None:
                 await self._forward(*held)
+            held_room, self.held_room = self.held_room, None
+            if held_room is not None:
+                await self._room_forward(held_room)
 
     async def _chat(self, inbound: protocol.ChatMessage) -> None:
         if self.seat is None:
@@ -249,7 +259,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send(text_data=frame)
 
     async def lobby_room(self, event: dict[str, Any]) -> None:
-        await self.send_json(protocol.room_frame(event["room"]))
+        """The room info; one that comes during an action or a snapshot follows it, so a
+        snapshot read before a change never lands after that change's own frame."""
+        room: dict[str, Any] = event["room"]
+        if self.holding:
+            if self.held_room is None or _revision(room) >= _revision(self.held_room):
+                self.held_room = room
+            return
+        await self._room_forward(room)
+
+    async def _room_forward(self, room: dict[str, Any]) -> None:
+        """Send the room info unless this socket already has a newer revision of it (an
+        equal one may say more: a deadline passed, the same rows read again later)."""
+        if _revision(room) >= self.room_sent:
+            self.room_sent = _revision(room)
+            await self.send_json(protocol.room_frame(room))
 
     async def lobby_chat(self, event: dict[str, Any]) -> None:
         await self.send_json(event["chat"])

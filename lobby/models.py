@@ -20,6 +20,9 @@ class Room(models.Model):
     host_seat = models.PositiveSmallIntegerField(default=0)
     grace_seconds = models.PositiveIntegerField(default=60)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    #: Counts the changes the room info shows, under the room's lock: a socket is never
+    #: sent a room frame older than one it already has.
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

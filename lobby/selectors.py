@@ -140,6 +140,7 @@ def room_info(room: Room, match: Match | None = None, seats: list[Seat] | None =
         "grace_seconds": room.grace_seconds,
         "turn_seconds": room.turn_seconds,
         "host_seat": room.host_seat,
+        "revision": room.revision,
         "started": match is not None,
         "playing": match is not None and not match.is_over,
         "match": match_info,

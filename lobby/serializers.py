@@ -64,6 +64,7 @@ class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
     grace_seconds = serializers.IntegerField()
     turn_seconds = serializers.IntegerField(allow_null=True)
     host_seat = serializers.IntegerField()
+    revision = serializers.IntegerField(help_text="counts the room's changes: the newer, the higher")
     started = serializers.BooleanField()
     playing = serializers.BooleanField()
     match = MatchInfo(allow_null=True)

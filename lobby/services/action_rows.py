@@ -67,6 +67,7 @@ _INSERT_SQL = (
     f"INSERT INTO {_ACTION} (match_id, seq, seat, action, client_id, actor, created_at)"
     " VALUES (%s, %s, %s, {json}, %s, %s, %s)"
 )
+_REVISION_SQL = f"UPDATE {_ROOM} SET revision = %s WHERE id = %s"
 _UPDATE_SQL = (
     f"UPDATE {_MATCH} SET version = %s, to_move = %s, moved_at = %s, result = {{json}} WHERE id = %s"
 )
@@ -169,14 +170,21 @@ class ActionRows:
             else (_INSERT_SQL.format(json=_json("%s")), _UPDATE_SQL.format(json=_json("%s")))
         )
         inserted = [match.pk, match.version, seat, json.dumps(action), client_id, actor, stamp]
-        self.writes.append((insert, inserted))
-        self.writes.append((update, [match.version, match.to_move, stamp, result, match.pk]))
+        self._write(insert, inserted)
+        self._write(update, [match.version, match.to_move, stamp, result, match.pk])
         match.moved_at = now
-        if not self.deferred:
-            with connection.cursor() as cursor:
-                for sql, params in self.writes:
-                    cursor.execute(sql, params)
-            self.writes.clear()
+
+    def room_revised(self) -> None:
+        """Count a change of the room info (`Room.revision`) with the action."""
+        self.room.revision += 1
+        self._write(_REVISION_SQL, [self.room.revision, self.room.pk])
+
+    def _write(self, sql: str, params: list[Any]) -> None:
+        if self.deferred:
+            self.writes.append((sql, params))
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
 
 
 def _two_round_trips() -> bool:

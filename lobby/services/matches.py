@@ -16,7 +16,7 @@ from lobby.background import background
 from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
 from lobby.models import Match, Room, Seat
 from lobby.services import action_rows
-from lobby.services.common import host_verify, room_changed, room_locked
+from lobby.services.common import host_verify, room_changed, room_locked, room_publish
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +104,15 @@ def action_submit(
         match.to_move = rules.to_move(state)
         match.result = rules.result(state)
         rows.append(match, seat, canonical, client_id=client_id, actor=actor, now=timezone.now())
+        # The room info shows the match's end, and with a turn timer each deadline.
+        room_shown = match.is_over or bool(room.turn_seconds)
+        if room_shown:
+            rows.room_revised()
     # Committed: what follows reads and publishes, as an `on_commit` would.
     due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
     _state_changed(room, match, state, due_possible)
-    if match.is_over or room.turn_seconds:
-        room_changed(room, match)
+    if room_shown:
+        room_publish(room, match)
     return Ack(match.version, duplicate=False)
 
 

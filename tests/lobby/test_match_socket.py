@@ -198,4 +198,26 @@ async def test_the_room_frames_of_a_start_a_match_end_and_a_rematch_show_the_roo
     # The stand-in may have moved since (the room frame of an action comes only at the end).
     latest = next(room for room in reversed(rooms()) if room["match"]["number"] == 1)
     assert latest["seats"] == rematched["seats"] and latest["playing"] and rematched["playing"]
+    assert started["revision"] < over["revision"] < latest["revision"] == rematched["revision"]
+    await host.close()
+
+
+async def test_a_socket_is_never_sent_a_room_frame_older_than_one_it_has():
+    from lobby.hub import hub
+
+    code, tokens = await room_setup_async("draw", 2, {}, humans=1, ai="easy")
+    host = Table(code, tokens[0])
+    assert (await host.open())[0]
+    room = (await host.until("room"))["room"]
+
+    async def delivered(revision: int) -> list[int]:
+        await hub().deliver({"type": "lobby.room", "code": code, "room": {**room, "revision": revision}})
+        return [frame["room"]["revision"] for frame in await host.quiet() if frame["type"] == "room"]
+
+    # A frame read before a change and published after that change's own frame.
+    assert await delivered(room["revision"] - 1) == []
+    assert await delivered(room["revision"] + 1) == [room["revision"] + 1]
+    # The same revision again may say more (a deadline passed): it is sent.
+    assert await delivered(room["revision"] + 1) == [room["revision"] + 1]
+    assert await delivered(room["revision"]) == []
     await host.close()
