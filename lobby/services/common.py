@@ -77,13 +77,13 @@ def not_playing_verify(room: Room) -> None:
 
 def room_changed(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> None:
     """Inside a write's transaction, with the room locked: count the change
-    (`Room.revision`) and send the room info once it commits (`room_publish`)."""
+    (`Room.revision`) and send the room info once it commits (`room_info_send`)."""
     room.revision += 1
     Room.objects.filter(pk=room.pk).update(revision=room.revision)
-    room_publish(room, match, seats)
+    room_info_send(room, match, seats)
 
 
-def room_publish(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> None:
+def room_info_send(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> None:
     """After the commit, the room info to every socket of the room. A caller that holds the
     room's current match (and its seats in index order) as committed passes them, and the
     info is built from them instead of read again: three queries fewer on a rematch."""

@@ -16,7 +16,7 @@ from lobby.background import background
 from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
 from lobby.models import Match, Room, Seat
 from lobby.services import action_rows
-from lobby.services.common import host_verify, room_changed, room_locked, room_publish
+from lobby.services.common import host_verify, room_changed, room_info_send, room_locked
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ def action_submit(
     due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
     _state_changed(room, match, state, due_possible)
     if room_shown:
-        room_publish(room, match)
+        room_info_send(room, match)
     return Ack(match.version, duplicate=False)
 
 
