@@ -9,11 +9,11 @@ wrote it (states are immutable, so sharing one object is safe).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any
 
+import orjson
 import redis
 from django.conf import settings
 
@@ -84,7 +84,7 @@ def dump_get(code: str, match_number: int, version: int) -> tuple[int, dict[str,
     raw = client().hmget(key(code, match_number), ["v", "s"])
     if raw[0] is None or int(raw[0]) > version or raw[1] is None:
         return None
-    data: dict[str, Any] = json.loads(raw[1])
+    data: dict[str, Any] = orjson.loads(raw[1])
     return int(raw[0]), data
 
 
@@ -94,7 +94,7 @@ def dump_put(code: str, match_number: int, version: int, dump: dict[str, Any]) -
         _put_script = client().register_script(_PUT_IF_NEWER)
     _put_script(
         keys=[key(code, match_number)],
-        args=[version, json.dumps(dump, separators=(",", ":")), settings.LOBBY_STATE_TTL],
+        args=[version, orjson.dumps(dump, option=orjson.OPT_NON_STR_KEYS), settings.LOBBY_STATE_TTL],
     )
 
 
