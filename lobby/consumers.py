@@ -85,6 +85,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     #: (match number, version) of the newest state sent: never send an older one.
     sent: tuple[int, int] = (-1, -1)
     bound: bool = False
+
     #: While this connection's action or snapshot is under way, the newest frame that came
     #: meanwhile: it goes out after the ack or the snapshot, so versions never go back.
     holding: bool = False
@@ -102,6 +103,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: dict[str, Any]) -> str:
+        """Acks, errors and room frames in the encoding of the states (orjson, UTF-8)."""
+        return realtime.frame_text(content)
 
     # Connection -------------------------------------------------------------------------
     async def websocket_connect(self, message: dict[str, Any]) -> None:
