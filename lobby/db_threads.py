@@ -32,6 +32,9 @@ class DatabaseThreads:
     def __init__(self, workers: int) -> None:
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lobby-db")
         self._local = threading.local()
+        #: Read once: through Django's connection proxy, after every call, it cost 0.6% of a
+        #: loaded process's interpreter time.
+        self._close_each_call = not connection.settings_dict.get("CONN_MAX_AGE") and not pooled()
 
     def _call(self, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
         now = time.monotonic()
@@ -44,7 +47,7 @@ class DatabaseThreads:
             close_old_connections()
             raise
         finally:
-            if not connection.settings_dict.get("CONN_MAX_AGE") and not pooled():
+            if self._close_each_call:
                 close_old_connections()
 
     def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
