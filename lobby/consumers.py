@@ -85,7 +85,6 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     #: (match number, version) of the newest state sent: never send an older one.
     sent: tuple[int, int] = (-1, -1)
     bound: bool = False
-
     #: While this connection's action or snapshot is under way, the newest frame that came
     #: meanwhile: it goes out after the ack or the snapshot, so versions never go back.
     holding: bool = False

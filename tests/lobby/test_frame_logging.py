@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import click
+import pytest
 from autobahn.util import hl, hltype
 
 import config.asgi  # noqa: F401  (loading the application sets autobahn's debug text plain)
+
+#: Only where click is installed does autobahn colour anything.
+click = pytest.importorskip("click")
 
 
 def test_autobahns_debug_arguments_are_plain_text_once_the_application_is_loaded() -> None:
