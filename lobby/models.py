@@ -93,7 +93,9 @@ class Match(models.Model):
 class ActionRecord(models.Model):
     """One accepted action. Append-only: rows are written once and never changed."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    #: No index of its own: the unique (match, seq) index leads with the match and serves
+    #: every lookup by match, so a second index only cost each append a write.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
