@@ -121,3 +121,11 @@ def test_each_session_prepares_the_action_statements_once() -> None:
     prepares = [q["sql"].count("PREPARE ") for q in [*first.captured_queries, *later.captured_queries]]
     assert sum(prepares) == len(action_rows._PREPARED)
     assert any("EXECUTE lobby_action_insert" in q["sql"] for q in later.captured_queries)
+
+
+def test_the_action_log_has_one_index_leading_with_the_match_not_two() -> None:
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, ActionRecord._meta.db_table)
+    indexed = [c["columns"] for c in found.values() if c["index"] or c["unique"]]
+    assert ["match_id", "seq"] in indexed
+    assert ["match_id"] not in indexed
