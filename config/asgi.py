@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+
+from config.http_handler import OneHopASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+django_asgi_app = OneHopASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
