@@ -25,6 +25,7 @@ import os
 import random
 import re
 import secrets
+import statistics
 import sys
 import time
 import urllib.request
@@ -572,7 +573,17 @@ async def warm_up(target: Target) -> None:
         await room.close()
 
 
-async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
+@dataclass
+class Setup:
+    """A target's rooms with every socket open, and what was measured while they opened."""
+
+    target: Target
+    rooms: list[Room]
+    redis_url: str
+    facts: dict[str, Any]
+
+
+async def set_up(target: Target, args: argparse.Namespace, redis_url: str) -> Setup:
     await warm_up(target)
     await asyncio.sleep(1.0)
     rss_before = total_rss(target.servers)
@@ -604,22 +615,7 @@ async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -
     idle_cpu = (total_cpu(target.servers) - cpu_before) / args.settle
     connections = len(rooms) * PLAYERS
     rss_idle = total_rss(target.servers)
-    phases = [Phase("paced", args.rate, args.duration)]
-    phases += [Phase(f"sweep {rate:g}/s per room", rate, args.step) for rate in args.sweep]
-    if args.ceiling:
-        phases.append(Phase("ceiling (back to back)", None, args.ceiling))
-    summaries = []
-    for phase in phases:
-        summaries.append(await run_phase(target, rooms, phase, redis_url))
-        print(f"  {target.name} {json.dumps(summaries[-1])}", file=sys.stderr, flush=True)
-        if args.timeline:
-            for row in phase.timeline():
-                print(f"    {target.name} {phase.name} {json.dumps(row)}", file=sys.stderr, flush=True)
-    for room in rooms:
-        await room.close()
-    if isinstance(target, GameTarget):
-        await count_lost(target, rooms)
-    return {
+    return Setup(target, rooms, redis_url, {
         "target": target.name,
         "rooms": len(rooms),
         "connections": connections,
@@ -629,9 +625,66 @@ async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -
         "memory_per_connection_kib": round((rss_idle - rss_before) / connections / 1024, 1),
         "memory_per_socket_kib": round((rss_idle - rss_rooms) / connections / 1024, 1),
         "idle_server_cpu_percent": round(idle_cpu * 100, 1),
-        "phases": summaries,
-        **target.tally.summary(),
-    }
+    })
+
+
+def phases_of(args: argparse.Namespace) -> list[Phase]:
+    phases = [Phase("paced", args.rate, args.duration)]
+    phases += [Phase(f"sweep {rate:g}/s per room", rate, args.step) for rate in args.sweep]
+    if args.ceiling:
+        phases.append(Phase("ceiling (back to back)", None, args.ceiling))
+    return phases
+
+
+async def play(setup: Setup, phase: Phase, args: argparse.Namespace) -> dict[str, Any]:
+    summary = await run_phase(setup.target, setup.rooms, phase, setup.redis_url)
+    name = setup.target.name
+    print(f"  {name} {json.dumps(summary)}", file=sys.stderr, flush=True)
+    if args.timeline:
+        for row in phase.timeline():
+            print(f"    {name} {phase.name} {json.dumps(row)}", file=sys.stderr, flush=True)
+    return summary
+
+
+async def tear_down(setup: Setup) -> dict[str, Any]:
+    """Close every socket; the game server's acknowledged versions are then checked against
+    its database. The faults of the whole run."""
+    for room in setup.rooms:
+        await room.close()
+    if isinstance(setup.target, GameTarget):
+        await count_lost(setup.target, setup.rooms)
+    return setup.target.tally.summary()
+
+
+async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
+    setup = await set_up(target, args, redis_url)
+    summaries = [await play(setup, phase, args) for phase in phases_of(args)]
+    return {**setup.facts, "phases": summaries, **await tear_down(setup)}
+
+
+Alternated = tuple[list[dict[str, Any]], dict[str, Any]]
+
+
+async def run_alternating(setups: list[Setup], args: argparse.Namespace) -> Alternated:
+    """Each target's phases, then `--alternate` rounds of one back-to-back phase of each, the
+    order swapped every round: both targets stay open throughout, so the machine's drift over
+    the run, which moves one target's ceiling by a third between runs, falls on both alike."""
+    played = [[await play(setup, phase, args) for phase in phases_of(args)] for setup in setups]
+    rounds = []
+    for number in range(1, args.alternate + 1):
+        order = setups if number % 2 else setups[::-1]
+        row: dict[str, Any] = {"round": number, "first": order[0].target.name}
+        for setup in order:
+            phase = Phase(f"alternating ceiling {number}", None, args.ceiling)
+            row[setup.target.name] = await play(setup, phase, args)
+        server, bare = (row[setup.target.name]["actions_per_s"] for setup in setups)
+        row["ratio"] = round(server / bare, 2) if bare else None
+        rounds.append(row)
+    results = [
+        {**setup.facts, "phases": phases, **await tear_down(setup)} for setup, phases in zip(setups, played)
+    ]
+    found = [r["ratio"] for r in rounds if r["ratio"] is not None]
+    return results, {"rounds": rounds, "median_ratio": round(statistics.median(found), 2) if found else None}
 
 
 @contextlib.contextmanager
@@ -659,15 +712,37 @@ def processes_of(target_class: type[Target], args: argparse.Namespace) -> int:
 async def measure(target_class: type[Target], args: argparse.Namespace) -> dict[str, Any]:
     with servers_for(target_class, args) as (servers, redis_url):
         target = target_class(servers, Tally(), args.seed)
-        failed = False
-        try:
+        with logs_on_fault([target]):
             return await asyncio.wait_for(run_target(target, args, redis_url), args.time_limit)
-        except Exception:
-            failed = True
-            raise
-        finally:
+
+
+async def measure_alternating(args: argparse.Namespace) -> Alternated:
+    """Both targets up and set up at once (the server first), for `run_alternating`."""
+    with contextlib.ExitStack() as stack:
+        opened = [(cls, stack.enter_context(servers_for(cls, args))) for cls in (GameTarget, BareTarget)]
+        targets: list[Target] = [cls(servers, Tally(), args.seed) for cls, (servers, _) in opened]
+        with logs_on_fault(targets):
+
+            async def run() -> Alternated:
+                setups = [await set_up(t, args, redis_url) for t, (_, (_, redis_url)) in zip(targets, opened)]
+                return await run_alternating(setups, args)
+
+            return await asyncio.wait_for(run(), 2 * args.time_limit)
+
+
+@contextlib.contextmanager
+def logs_on_fault(targets: list[Target]) -> Iterator[None]:
+    """The servers' logs, without access lines, when a run fails or a target saw faults."""
+    failed = False
+    try:
+        yield
+    except Exception:
+        failed = True
+        raise
+    finally:
+        for target in targets:
             if failed or target.tally.errors or target.tally.timeouts:
-                for server in servers:
+                for server in target.servers:
                     print(f"--- {target.name} process {server.port}:\n{notable_log(server)}", file=sys.stderr)
 
 
@@ -723,6 +798,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--timeline", action="store_true",
                         help="also print, per second of each phase, actions sent, their p50 and max latency")
+    parser.add_argument("--alternate", type=int, default=0, metavar="ROUNDS",
+                        help="keep both targets up and, after their phases, play ROUNDS back-to-back phases "
+                             "of --ceiling seconds each, alternating the targets; report each round's ratio")
     args = parser.parse_args(argv)
     pairs = [item.partition("=") for item in args.server_env]
     if any(not name or sep != "=" for name, sep, _ in pairs):
@@ -732,6 +810,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--rooms must be 1..5000")
     if args.rate <= 0:
         parser.error("--rate must be positive")
+    if args.alternate < 0 or (args.alternate and not args.ceiling):
+        parser.error("--alternate takes a number of rounds, and --ceiling their seconds")
     return args
 
 
@@ -761,6 +841,14 @@ def print_table(report: dict[str, Any]) -> None:
               f"{result['late_ticks']}, matches finished {result['matches_finished']}")
     for key, value in report.get("ratios", {}).items():
         print(f"   ratio {key}: {value}")
+    alternating = report.get("alternating")
+    if alternating:
+        print("== alternating back-to-back phases, both targets open: server / bare actions/s")
+        for row in alternating["rounds"]:
+            print(f"   round {row['round']} ({row['first']} first): {row['server']['actions_per_s']} / "
+                  f"{row['bare']['actions_per_s']} = {row['ratio']}; p99 {row['server']['p99_ms']} / "
+                  f"{row['bare']['p99_ms']} ms")
+        print(f"   median ratio {alternating['median_ratio']}")
 
 
 async def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -773,9 +861,15 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         "processes": args.processes, "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0],
         "results": [],
     }
-    for name in names:
-        print(f"measuring {name} ...", file=sys.stderr, flush=True)
-        report["results"].append(await measure(chosen[name], args))
+    if args.alternate:
+        if set(names) != {"server", "bare"}:
+            raise SystemExit("--alternate needs both targets")
+        print("measuring server and bare, alternating ...", file=sys.stderr, flush=True)
+        report["results"], report["alternating"] = await measure_alternating(args)
+    else:
+        for name in names:
+            print(f"measuring {name} ...", file=sys.stderr, flush=True)
+            report["results"].append(await measure(chosen[name], args))
     report["load_average_after"] = os.getloadavg()[0]
     by_name = {r["target"]: r for r in report["results"]}
     if {"server", "bare"} <= set(by_name):

@@ -352,3 +352,33 @@ async def test_multiprocess_load_generator_measures_both_targets_without_faults(
             assert budget["redis"] >= 0 and budget["postgres"] >= 0
     assert results["server"]["processes"] == 2 and results["bare"]["processes"] == 1
     assert "paced: actions_per_s server/bare" in report["ratios"]
+
+
+@pytest.mark.slow
+async def test_load_generator_alternates_back_to_back_phases_with_both_targets_open(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import load
+
+    report = await load.main([
+        "--rooms", "2", "--duration", "1", "--ceiling", "1", "--settle", "0.5", "--bare-processes", "1",
+        "--alternate", "2",
+        "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
+        "--redis-url", os.environ.get("REDIS_URL", ""),
+    ])
+    results = {r["target"]: r for r in report["results"]}
+    for result in results.values():
+        assert [p["phase"] for p in result["phases"]] == ["paced", "ceiling (back to back)"]
+        assert result["errors"] == result["timeouts"] == result["lost_actions"] == 0
+    rounds = report["alternating"]["rounds"]
+    assert [(r["round"], r["first"]) for r in rounds] == [(1, "server"), (2, "bare")]
+    ratios = []
+    for row in rounds:
+        assert row["server"]["phase"] == row["bare"]["phase"] == f"alternating ceiling {row['round']}"
+        assert row["server"]["actions"] > 0 and row["bare"]["actions"] > 0
+        assert row["ratio"] == round(row["server"]["actions_per_s"] / row["bare"]["actions_per_s"], 2)
+        ratios.append(row["ratio"])
+    assert report["alternating"]["median_ratio"] == round((ratios[0] + ratios[1]) / 2, 2)
+    capsys.readouterr()
+    load.print_table(report)
+    assert f"median ratio {report['alternating']['median_ratio']}" in capsys.readouterr().out
