@@ -646,20 +646,19 @@ async def play(setup: Setup, phase: Phase, args: argparse.Namespace) -> dict[str
     return summary
 
 
-async def tear_down(setup: Setup) -> dict[str, Any]:
+async def tear_down(setup: Setup, phases: list[dict[str, Any]]) -> dict[str, Any]:
     """Close every socket; the game server's acknowledged versions are then checked against
-    its database. The faults of the whole run."""
+    its database. The target's result: its setup, its phases and the faults of the whole run."""
     for room in setup.rooms:
         await room.close()
     if isinstance(setup.target, GameTarget):
         await count_lost(setup.target, setup.rooms)
-    return setup.target.tally.summary()
+    return {**setup.facts, "phases": phases, **setup.target.tally.summary()}
 
 
 async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
     setup = await set_up(target, args, redis_url)
-    summaries = [await play(setup, phase, args) for phase in phases_of(args)]
-    return {**setup.facts, "phases": summaries, **await tear_down(setup)}
+    return await tear_down(setup, [await play(setup, phase, args) for phase in phases_of(args)])
 
 
 Alternated = tuple[list[dict[str, Any]], dict[str, Any]]
@@ -677,12 +676,10 @@ async def run_alternating(setups: list[Setup], args: argparse.Namespace) -> Alte
         for setup in order:
             phase = Phase(f"alternating ceiling {number}", None, args.ceiling)
             row[setup.target.name] = await play(setup, phase, args)
-        server, bare = (row[setup.target.name]["actions_per_s"] for setup in setups)
+        server, bare = row["server"]["actions_per_s"], row["bare"]["actions_per_s"]
         row["ratio"] = round(server / bare, 2) if bare else None
         rounds.append(row)
-    results = [
-        {**setup.facts, "phases": phases, **await tear_down(setup)} for setup, phases in zip(setups, played)
-    ]
+    results = [await tear_down(setup, phases) for setup, phases in zip(setups, played)]
     found = [r["ratio"] for r in rounds if r["ratio"] is not None]
     return results, {"rounds": rounds, "median_ratio": round(statistics.median(found), 2) if found else None}
 
@@ -719,12 +716,16 @@ async def measure(target_class: type[Target], args: argparse.Namespace) -> dict[
 async def measure_alternating(args: argparse.Namespace) -> Alternated:
     """Both targets up and set up at once (the server first), for `run_alternating`."""
     with contextlib.ExitStack() as stack:
-        opened = [(cls, stack.enter_context(servers_for(cls, args))) for cls in (GameTarget, BareTarget)]
-        targets: list[Target] = [cls(servers, Tally(), args.seed) for cls, (servers, _) in opened]
+        targets: list[Target] = []
+        redis_urls: list[str] = []
+        for cls in (GameTarget, BareTarget):
+            servers, redis_url = stack.enter_context(servers_for(cls, args))
+            targets.append(cls(servers, Tally(), args.seed))
+            redis_urls.append(redis_url)
         with logs_on_fault(targets):
 
             async def run() -> Alternated:
-                setups = [await set_up(t, args, redis_url) for t, (_, (_, redis_url)) in zip(targets, opened)]
+                setups = [await set_up(t, args, url) for t, url in zip(targets, redis_urls)]
                 return await run_alternating(setups, args)
 
             return await asyncio.wait_for(run(), 2 * args.time_limit)

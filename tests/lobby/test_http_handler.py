@@ -56,7 +56,7 @@ async def test_an_asynchronous_view_is_still_run(probed: OneHopASGIHandler) -> N
     assert [(name, mode) for name, mode, _ in http_probe.calls] == [("middleware", "sync"), ("coroutine", "async")]
 
 
-async def test_the_sites_own_routes_answer_through_it(settings: LazySettings) -> None:
+async def test_the_sites_own_routes_answer_through_it() -> None:
     assert await get(OneHopASGIHandler(), "/healthz") == (200, b"ok\n")
     status, _ = await get(OneHopASGIHandler(), "/api/rooms/NOSUCHROOM23/")
     assert status == 404

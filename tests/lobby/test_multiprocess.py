@@ -334,7 +334,10 @@ async def test_multiprocess_load_generator_measures_both_targets_without_faults(
     from bench import load
 
     report = await load.main([
-        "--rooms", "2", "--duration", "2", "--ceiling", "1", "--settle", "0.5", "--bare-processes", "1",
+        # Five actions a second per room, so the paced phase's CPU is many clock ticks: at one
+        # a second its four actions could take less than one and read as none.
+        "--rooms", "2", "--rate", "5", "--duration", "2", "--ceiling", "1", "--settle", "0.5",
+        "--bare-processes", "1",
         "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
         "--redis-url", os.environ.get("REDIS_URL", ""),
     ])
