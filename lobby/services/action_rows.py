@@ -4,8 +4,13 @@ An action is the server's hot path. Built through the ORM, its statements cost m
 to compile than the game's rules and every view together, so they are spelled out here,
 for SQLite and PostgreSQL alike, and give the same model instances the ORM would.
 
-On PostgreSQL an action is two round trips: `BEGIN`, the room's lock and the read of its
-match travel as one message, and the append, the match's new columns and `COMMIT` as the
+On PostgreSQL an action whose state this process holds (`held_rows`: the room's last
+change was made here, as when a room's sockets are routed to one process) is one round trip,
+`append_if_current`: `BEGIN`, the room's lock, the append with the match's new columns
+written only if the match is still at the version the action was applied to, and `COMMIT`.
+Reading nothing back but one flag halves PostgreSQL's CPU per action and this process's
+share of it. Any other action is two round trips: `BEGIN`, the room's lock and the read of
+its match travel as one message, and the append, the match's new columns and `COMMIT` as the
 other (Django's client-side binding lets one execute carry several statements). Through
 `transaction.atomic()` the same work took six, each a wait on another process and a
 hand-over of the interpreter's lock, which on a loaded machine cost more than the work.
@@ -14,7 +19,7 @@ statement would, after waiting for the lock, see the match as it was before the 
 writer committed. SQLite, or a caller already inside a transaction, runs the same
 statements inside `transaction.atomic()`.
 
-On that path the four statements are prepared once per connection (`PREPARE`, sent in front
+On that path the statements are prepared once per connection (`PREPARE`, sent in front
 of its first action's message) and then run by name: PostgreSQL parses and plans them once,
 which takes a third off its CPU per action. On a session that lost them (a pooler,
 `DISCARD ALL`), holds them without this process knowing, or holds plans gone stale, they are
@@ -31,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 
 from lobby.errors import RoomNotFoundError
 from lobby.models import ActionRecord, Match, Room, Seat
@@ -50,13 +55,15 @@ def _columns(model: type[models.Model], alias: str) -> str:
 
 _ROOM_SQL = f"SELECT {_columns(Room, 'r')} FROM {_ROOM} r WHERE r.code = %s"
 
-# `seen_seq`: the version this seat's client id made if it was accepted before.
 # `ai_may_play`: whether any seat is an AI or a human with no socket; if none is, only a
 # turn timer can make a move due, and the seat to move need not be read.
+_AI_MAY_PLAY = f"""EXISTS (SELECT 1 FROM {_SEAT} s WHERE s.room_id = {{room}}
+          AND (s.ai_level <> '' OR (s.channel = '' AND s.token_hash <> '')))"""
+
+# `seen_seq`: the version this seat's client id made if it was accepted before.
 _MATCH_SQL = f"""
 SELECT {_columns(Match, "m")},
-  EXISTS (SELECT 1 FROM {_SEAT} s WHERE s.room_id = m.room_id
-          AND (s.ai_level <> '' OR (s.channel = '' AND s.token_hash <> ''))) AS ai_may_play,
+  {_AI_MAY_PLAY.format(room="m.room_id")} AS ai_may_play,
   (SELECT a.seq FROM {_ACTION} a WHERE a.match_id = m.id AND a.seat = %s
           AND a.client_id = %s AND a.client_id <> '' LIMIT 1) AS seen_seq
 FROM {_MATCH} m WHERE m.room_id = (SELECT id FROM {_ROOM} WHERE code = %s)
@@ -68,6 +75,16 @@ _INSERT_SQL = (
     " VALUES (%s, %s, %s, {json}, %s, %s, %s)"
 )
 _REVISION_SQL = f"UPDATE {_ROOM} SET revision = %s WHERE id = %s"
+
+# The match's new columns and the action, only if the match is still at the version the
+# action was applied to; a row back (with `ai_may_play`) when they were written.
+_APPEND_SQL = f"""
+WITH m AS (UPDATE {_MATCH} SET version = %s, to_move = %s, moved_at = %s, result = CAST(%s AS jsonb)
+           WHERE id = %s AND version = %s RETURNING id)
+INSERT INTO {_ACTION} (match_id, seq, seat, action, client_id, actor, created_at)
+SELECT m.id, %s, %s, CAST(%s AS jsonb), %s, %s, %s FROM m
+RETURNING (SELECT {_AI_MAY_PLAY.format(room="%s")})
+"""
 _UPDATE_SQL = (
     f"UPDATE {_MATCH} SET version = %s, to_move = %s, moved_at = %s, result = {{json}} WHERE id = %s"
 )
@@ -84,6 +101,8 @@ _PREPARED = {
     "lobby_action_match": _MATCH_SQL,
     "lobby_action_insert": _INSERT_SQL.format(json="CAST(%s AS jsonb)"),
     "lobby_action_update": _UPDATE_SQL.format(json="CAST(%s AS jsonb)"),
+    "lobby_action_lock": f"SELECT 1 FROM {_ROOM} WHERE id = %s FOR UPDATE",
+    "lobby_action_append": _APPEND_SQL,
 }
 _PREPARE = "".join(f"PREPARE {name} AS {_numbered(sql)}; " for name, sql in _PREPARED.items())
 
@@ -93,6 +112,7 @@ _EXECUTE = {
     name: f"EXECUTE {name}({', '.join(['%s'] * sql.count('%s'))})" for name, sql in _PREPARED.items()
 }
 _BEGIN = f"BEGIN; {_EXECUTE['lobby_action_room']}; {_EXECUTE['lobby_action_match']}"
+_APPEND = f"BEGIN; {_EXECUTE['lobby_action_lock']}; {_EXECUTE['lobby_action_append']}; COMMIT"
 #: Raw connections whose session holds the prepared statements.
 _prepared_on: weakref.WeakSet[Any] = weakref.WeakSet()
 #: Missing, already there, or planned for another shape of a table: deallocating cures each.
@@ -187,9 +207,10 @@ class ActionRows:
             cursor.execute(sql, params)
 
 
-def _two_round_trips() -> bool:
+def prepared_path() -> bool:
     """PostgreSQL with client-side binding (Django's default, which lets one execute carry
-    several statements), and no transaction already open around the call."""
+    several statements), and no transaction already open around the call: the path of the
+    prepared statements, where `append_if_current` can be used."""
     options = connection.settings_dict.get("OPTIONS") or {}
     return (
         connection.vendor == "postgresql"
@@ -203,7 +224,7 @@ def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
     """The room by code with its row locked until the block ends, and its current match
     with `seen_seq` and `ai_may_play`. Leaving the block commits what was appended; an
     error rolls everything back. Raises RoomNotFoundError."""
-    if not _two_round_trips():
+    if not prepared_path():
         with transaction.atomic():
             lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
             with connection.cursor() as cursor:
@@ -213,9 +234,10 @@ def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
                 match = _match_of(cursor.fetchall(), room)
             yield ActionRows(room, match, deferred=False)
         return
-    cursor = _begun(code, seat, client_id)
+    cursor = _begun(_BEGIN, [code, seat, client_id, code])
     with cursor:
         try:
+            cursor.nextset()
             room = _room_of(cursor.fetchall())
             cursor.nextset()
             rows = ActionRows(room, _match_of(cursor.fetchall(), room), deferred=True)
@@ -232,17 +254,46 @@ def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
             raise
 
 
-def _begun(code: str, seat: int, client_id: str) -> Any:
-    """A cursor whose transaction has begun with the room locked, at the room's row; the
-    match follows as the next result. A session whose prepared statements are amiss gets
-    them afresh, once: nothing was written in it."""
+def append_if_current(
+    room: Room, match: Match, seat: int, action: Any, *, client_id: str, actor: str, now: datetime
+) -> bool | None:
+    """Append the action at `match.version` and store the match's new columns, in one round
+    trip with the room locked, if the stored match is still at the version before: the
+    state the action was applied to, as this process holds it, is then the stored one.
+
+    Returns `ai_may_play` when written. None when nothing was: the match moved on, or
+    this seat's `client_id` was accepted before (the caller then takes the locked path,
+    which answers either). Only on the path `prepared_path` selects."""
+    stamp = connection.ops.adapt_datetimefield_value(now)
+    result = None if match.result is None else json.dumps(match.result)
+    version = match.version
+    params = [
+        room.pk,
+        version, match.to_move, stamp, result, match.pk, version - 1,
+        version, seat, json.dumps(action), client_id, actor, stamp,
+        room.pk,
+    ]
     try:
-        return _begin(code, seat, client_id)
+        cursor = _begun(_APPEND, params)
+    except IntegrityError:
+        return None
+    with cursor:
+        cursor.nextset()  # the lock's row
+        cursor.nextset()
+        rows = cursor.fetchall()
+    return bool(rows[0][0]) if rows else None
+
+
+def _begun(sql: str, params: list[Any]) -> Any:
+    """A cursor at the first result of `sql` (prepared statements run by name). A session
+    whose prepared statements are amiss gets them afresh, once: nothing was written in it."""
+    try:
+        return _begin(sql, params)
     except DatabaseError as error:
         if getattr(error.__cause__, "sqlstate", None) not in _STATEMENTS_AMISS:
             raise
     _statements_forget()
-    return _begin(code, seat, client_id)
+    return _begin(sql, params)
 
 
 def _statements_forget() -> None:
@@ -259,18 +310,18 @@ def _statements_forget() -> None:
         connection.close()
 
 
-def _begin(code: str, seat: int, client_id: str) -> Any:
+def _begin(sql: str, params: list[Any]) -> Any:
     cursor = connection.cursor()
     session = connection.connection
     prepare = session not in _prepared_on
     try:
-        cursor.execute((_PREPARE if prepare else "") + _BEGIN, [code, seat, client_id, code])
+        cursor.execute((_PREPARE if prepare else "") + sql, params)
     except BaseException:
         _rollback(cursor)
         cursor.close()
         raise
     _prepared_on.add(session)
-    for _ in range(len(_PREPARED) * prepare + 1):
+    for _ in range(len(_PREPARED) * prepare):
         cursor.nextset()
     return cursor
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
 from lobby.models import Match, Room, Seat
 from lobby.services import action_rows
 from lobby.services.common import host_verify, room_changed, room_info_send, room_locked
+from lobby.services.held_rows import held_get, held_put
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,12 @@ def action_submit(
     then nothing was written. A `client_id` already accepted for this seat is acknowledged
     with the version it made, and not applied again.
     """
+    if action_rows.prepared_path():
+        ack = _submit_held(
+            code, seat, action, client_id=client_id, expected_version=expected_version, actor=actor
+        )
+        if ack is not None:
+            return ack
     with action_rows.locked(code, seat, client_id) as rows:
         room, match = rows.room, rows.match
         if match is None:
@@ -116,6 +124,49 @@ def action_submit(
     return Ack(match.version, duplicate=False)
 
 
+def _submit_held(
+    code: str, seat: int, action: object, *, client_id: str, expected_version: int | None, actor: str
+) -> Ack | None:
+    """The action checked and applied against the rows and state this process holds, and
+    written in one round trip if the stored match is still at their version. None when
+    the locked path must decide: nothing held, anything refused (the held state may be
+    behind), the match or a turn timer to be shown, or the match moved on."""
+    held = held_get(code)
+    if held is None:
+        return None
+    room, match = held
+    state = state_cache.memo_get(code, match.number, match.version)
+    if (
+        state is None
+        or match.is_over
+        or match.to_move != seat
+        or room.turn_seconds
+        or (expected_version is not None and expected_version != match.version)
+    ):
+        return None
+    rules = get_rules(match.game)
+    try:
+        canonical = normalise_action(action)
+        state = rules.apply(state, canonical)
+    except IllegalAction:
+        return None
+    moved = copy.copy(match)
+    moved.version += 1
+    moved.to_move = rules.to_move(state)
+    moved.result = rules.result(state)
+    if moved.is_over:
+        return None
+    now = timezone.now()
+    ai_may_play = action_rows.append_if_current(
+        room, moved, seat, canonical, client_id=client_id, actor=actor, now=now
+    )
+    if ai_may_play is None:
+        return None
+    moved.moved_at = now
+    _state_changed(room, moved, state, ai_may_play)
+    return Ack(moved.version, duplicate=False)
+
+
 def _state_changed(
     room: Room, match: Match, state: Any, due_possible: bool = True, seats: list[Seat] | None = None
 ) -> None:
@@ -135,6 +186,7 @@ def _state_changed(
 
         rules = get_rules(game)
         state_cache.memo_put(code, number, version, state)
+        held_put(room, match)
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)

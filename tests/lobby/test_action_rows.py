@@ -11,10 +11,10 @@ import pytest
 from django.db import connection
 
 from games.engine import get_rules
-from lobby import selectors, services
+from lobby import selectors, services, state_cache
 from lobby.errors import NotYourTurnError, StaleVersionError
 from lobby.models import ActionRecord, Match
-from lobby.services import action_rows
+from lobby.services import action_rows, held_rows
 from tests.lobby.helpers import match_start, room_setup
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,7 +120,7 @@ def test_each_session_prepares_the_action_statements_once() -> None:
     assert connection.connection is session
     prepares = [q["sql"].count("PREPARE ") for q in [*first.captured_queries, *later.captured_queries]]
     assert sum(prepares) == len(action_rows._PREPARED)
-    assert any("EXECUTE lobby_action_insert" in q["sql"] for q in later.captured_queries)
+    assert any("EXECUTE lobby_action_append" in q["sql"] for q in later.captured_queries)
 
 
 def test_the_action_log_has_one_index_leading_with_the_match_not_two() -> None:
@@ -129,3 +129,76 @@ def test_the_action_log_has_one_index_leading_with_the_match_not_two() -> None:
     indexed = [c["columns"] for c in found.values() if c["index"] or c["unique"]]
     assert ["match_id", "seq"] in indexed
     assert ["match_id"] not in indexed
+
+
+def held_at(code: str, version: int) -> tuple[Any, Any]:
+    """The rows and state as this process held them at `version`, the log gone on since:
+    what a process sees when another one served the room's last actions."""
+    match = Match.objects.select_related("room").get(room__code=code)
+    match.version = version
+    match.to_move = None
+    state = selectors.match_replay(match)
+    match.to_move = get_rules("draw").to_move(state)
+    match.result = get_rules("draw").result(state)
+    return match, state
+
+
+def hold(match: Any, state: Any) -> None:
+    held_rows.held_forget()
+    state_cache.forget_local()
+    state_cache.memo_put(match.room.code, match.number, match.version, state)
+    held_rows.held_put(match.room, match)
+
+
+@postgres_only
+def test_an_action_on_the_state_this_process_holds_is_written_in_one_round_trip() -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    code, _, _ = started_draw()
+    play_next(code, "a")  # the session's statements prepared
+    state = selectors.match_state(Match.objects.get(room__code=code))
+    seat, action = get_rules("draw").to_move(state), get_rules("draw").legal_actions(state)[0]
+    with CaptureQueriesContext(connection) as queries:
+        ack = services.action_submit(code, seat, action, client_id="b", expected_version=1)
+    assert ack == services.Ack(2, duplicate=False)
+    sent = [q["sql"] for q in queries.captured_queries]
+    assert sum(sql.startswith("BEGIN; EXECUTE lobby_action_lock(") for sql in sent) == 1, sent
+    assert not any("lobby_action_match" in sql for sql in sent), sent
+    record = ActionRecord.objects.get(match__room__code=code, seq=2)
+    assert (record.seat, record.client_id, record.action) == (seat, "b", action)
+    stored = Match.objects.get(room__code=code)
+    replayed = selectors.match_replay(stored)
+    assert (stored.version, stored.to_move) == (2, get_rules("draw").to_move(replayed))
+
+
+@postgres_only
+def test_a_held_state_another_process_went_past_is_answered_from_the_database() -> None:
+    code, _, _ = started_draw()
+    play_next(code, "a")
+    play_next(code, "b")
+    match, state = held_at(code, 1)
+    hold(match, state)
+    legal = get_rules("draw").legal_actions(state)
+    with pytest.raises(StaleVersionError):
+        services.action_submit(code, match.to_move, legal[0], client_id="c", expected_version=1)
+    assert list(ActionRecord.objects.filter(match__room__code=code).values_list("seq", flat=True)) == [1, 2]
+    assert Match.objects.get(room__code=code).version == 2
+
+
+@postgres_only
+def test_the_one_round_trip_writes_nothing_on_a_match_gone_on_or_a_client_id_seen() -> None:
+    code, _, _ = started_draw()
+    play_next(code, "a")
+    room_match = Match.objects.select_related("room").get(room__code=code)
+    now = room_match.moved_at
+    for version, client_id in ((1, "fresh"), (2, "a")):
+        moved = Match.objects.get(pk=room_match.pk)
+        moved.version = version  # 1: the log is already at 1; 2: "a" is this seat's
+        seat = ActionRecord.objects.get(match=moved).seat
+        appended = action_rows.append_if_current(
+            room_match.room, moved, seat, {"type": "pass"}, client_id=client_id, actor="seat", now=now
+        )
+        assert appended is None
+        assert ActionRecord.objects.filter(match=moved).count() == 1
+        assert Match.objects.get(pk=moved.pk).version == 1
+        assert connection.connection.info.transaction_status == 0  # nothing left open
