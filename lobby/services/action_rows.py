@@ -5,19 +5,20 @@ to compile than the game's rules and every view together, so they are spelled ou
 for SQLite and PostgreSQL alike, and give the same model instances the ORM would.
 
 On PostgreSQL an action whose state this process holds (`held_rows`: the room's last
-change was made here, as when a room's sockets are routed to one process) is one round trip,
-`append_if_current`: `BEGIN`, the room's lock, the append with the match's new columns
-written only if the match is still at the version the action was applied to, and `COMMIT`.
-Reading nothing back but one flag halves PostgreSQL's CPU per action and this process's
-share of it. Any other action is two round trips: `BEGIN`, the room's lock and the read of
-its match travel as one message, and the append, the match's new columns and `COMMIT` as the
-other (Django's client-side binding lets one execute carry several statements). Through
-`transaction.atomic()` the same work took six, each a wait on another process and a
-hand-over of the interpreter's lock, which on a loaded machine cost more than the work.
-The lock and the read stay two statements in that message: a read joined to the locking
-statement would, after waiting for the lock, see the match as it was before the other
-writer committed. SQLite, or a caller already inside a transaction, runs the same
-statements inside `transaction.atomic()`.
+change was made here, as when a room's sockets are routed to one process) is one round
+trip, `append_if_current`: `BEGIN`, the room's lock, the append with the match's new
+columns written only if the match is still at the version the action was applied to, and
+`COMMIT`. Reading nothing back but one flag, it takes half the CPU of the two round trips,
+in PostgreSQL and in this process (a probe of the statements alone). Any other action is
+two round trips: `BEGIN`, the room's lock and the read of its match travel as one message,
+and the append, the match's new columns and `COMMIT` as the other (Django's client-side
+binding lets one execute carry several statements). Through `transaction.atomic()` the
+same work took six, each a wait on another process and a hand-over of the interpreter's
+lock, which on a loaded machine cost more than the work. The lock and the read stay two
+statements in that message: a read joined to the locking statement would, after waiting
+for the lock, see the match as it was before the other writer committed. SQLite, or a
+caller already inside a transaction, runs the same statements inside
+`transaction.atomic()`.
 
 On that path the statements are prepared once per connection (`PREPARE`, sent in front
 of its first action's message) and then run by name: PostgreSQL parses and plans them once,
