@@ -202,3 +202,50 @@ def test_the_one_round_trip_writes_nothing_on_a_match_gone_on_or_a_client_id_see
         assert ActionRecord.objects.filter(match=moved).count() == 1
         assert Match.objects.get(pk=moved.pk).version == 1
         assert connection.connection.info.transaction_status == 0  # nothing left open
+
+
+@postgres_only
+def test_the_action_that_ends_a_match_takes_the_locked_path_and_counts_the_room_change() -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    from lobby.models import Room
+
+    code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
+    match_start(code, tokens[0])
+    revision = Room.objects.get(code=code).revision
+    rules = get_rules("draw")
+    statements: list[list[str]] = []
+    while True:
+        match = Match.objects.get(room__code=code)
+        if match.is_over:
+            break
+        state = selectors.match_state(match)
+        with CaptureQueriesContext(connection) as queries:
+            seat, action = rules.to_move(state), rules.legal_actions(state)[0]
+            services.action_submit(code, seat, action, client_id=f"{match.version}")
+        statements.append([q["sql"] for q in queries.captured_queries])
+    *playing, last = statements
+    assert all(any("EXECUTE lobby_action_append(" in sql for sql in sent) for sent in playing)
+    assert any("EXECUTE lobby_action_match(" in sql for sql in last)
+    assert not any("EXECUTE lobby_action_append(" in sql for sql in last)
+    assert Room.objects.get(code=code).revision == revision + 1
+    assert Match.objects.get(room__code=code).version == len(statements)
+
+
+@postgres_only
+def test_with_a_turn_timer_every_action_takes_the_locked_path_and_counts_the_room_change() -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    from lobby.models import Room
+
+    code, tokens = room_setup("draw", 2, {}, humans=2)
+    Room.objects.filter(code=code).update(turn_seconds=60)
+    match_start(code, tokens[0])
+    revision = Room.objects.get(code=code).revision
+    for client_id in ("a", "b"):
+        with CaptureQueriesContext(connection) as queries:
+            play_next(code, client_id)
+        sent = [q["sql"] for q in queries.captured_queries]
+        assert any("EXECUTE lobby_action_match(" in sql for sql in sent)
+        assert not any("EXECUTE lobby_action_append(" in sql for sql in sent)
+    assert Room.objects.get(code=code).revision == revision + 2
