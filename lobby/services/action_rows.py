@@ -184,15 +184,13 @@ class ActionRows:
         self, match: Match, seat: int, action: Any, *, client_id: str, actor: str, now: datetime
     ) -> None:
         """Append the action at `match.version` to the log and store the match's new columns."""
-        stamp = connection.ops.adapt_datetimefield_value(now)
-        result = None if match.result is None else json.dumps(match.result)
         insert, update = (
             (_EXECUTE["lobby_action_insert"], _EXECUTE["lobby_action_update"]) if self.deferred
             else (_INSERT_SQL.format(json=_json("%s")), _UPDATE_SQL.format(json=_json("%s")))
         )
-        inserted = [match.pk, match.version, seat, json.dumps(action), client_id, actor, stamp]
-        self._write(insert, inserted)
-        self._write(update, [match.version, match.to_move, stamp, result, match.pk])
+        record, columns = _bound(match, seat, action, client_id=client_id, actor=actor, now=now)
+        self._write(insert, [match.pk, *record])
+        self._write(update, columns)
         match.moved_at = now
 
     def room_revised(self) -> None:
@@ -256,7 +254,7 @@ def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
 
 
 def append_if_current(
-    room: Room, match: Match, seat: int, action: Any, *, client_id: str, actor: str, now: datetime
+    match: Match, seat: int, action: Any, *, client_id: str, actor: str, now: datetime
 ) -> bool | None:
     """Append the action at `match.version` and store the match's new columns, in one round
     trip with the room locked, if the stored match is still at the version before: the
@@ -265,24 +263,31 @@ def append_if_current(
     Returns `ai_may_play` when written. None when nothing was: the match moved on, or
     this seat's `client_id` was accepted before (the caller then takes the locked path,
     which answers either). Only on the path `prepared_path` selects."""
-    stamp = connection.ops.adapt_datetimefield_value(now)
-    result = None if match.result is None else json.dumps(match.result)
-    version = match.version
-    params = [
-        room.pk,
-        version, match.to_move, stamp, result, match.pk, version - 1,
-        version, seat, json.dumps(action), client_id, actor, stamp,
-        room.pk,
-    ]
+    record, columns = _bound(match, seat, action, client_id=client_id, actor=actor, now=now)
+    room = match.room_id
     try:
-        cursor = _begun(_APPEND, params)
+        cursor = _begun(_APPEND, [room, *columns, match.version - 1, *record, room])
     except IntegrityError:
         return None
     with cursor:
-        cursor.nextset()  # the lock's row
+        cursor.nextset()  # past BEGIN, to the lock's row
         cursor.nextset()
         rows = cursor.fetchall()
-    return bool(rows[0][0]) if rows else None
+    if not rows:
+        return None
+    match.moved_at = now
+    return bool(rows[0][0])
+
+
+def _bound(
+    match: Match, seat: int, action: Any, *, client_id: str, actor: str, now: datetime
+) -> tuple[list[Any], list[Any]]:
+    """The action's row but its match, and the match's new columns with its id last, as the
+    statements bind them."""
+    stamp = connection.ops.adapt_datetimefield_value(now)
+    result = None if match.result is None else json.dumps(match.result)
+    record = [match.version, seat, json.dumps(action), client_id, actor, stamp]
+    return record, [match.version, match.to_move, stamp, result, match.pk]
 
 
 def _begun(sql: str, params: list[Any]) -> Any:

@@ -156,13 +156,11 @@ def _submit_held(
     moved.result = rules.result(state)
     if moved.is_over:
         return None
-    now = timezone.now()
     ai_may_play = action_rows.append_if_current(
-        room, moved, seat, canonical, client_id=client_id, actor=actor, now=now
+        moved, seat, canonical, client_id=client_id, actor=actor, now=timezone.now()
     )
     if ai_may_play is None:
         return None
-    moved.moved_at = now
     _state_changed(room, moved, state, ai_may_play)
     return Ack(moved.version, duplicate=False)
 

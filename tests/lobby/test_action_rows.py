@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import get_rules
 from lobby import selectors, services, state_cache
 from lobby.errors import NotYourTurnError, StaleVersionError
-from lobby.models import ActionRecord, Match
+from lobby.models import ActionRecord, Match, Room
 from lobby.services import action_rows, held_rows
 from tests.lobby.helpers import match_start, room_setup
 
@@ -105,8 +106,6 @@ def test_a_session_holding_statements_this_process_forgot_prepares_them_afresh()
 
 @postgres_only
 def test_each_session_prepares_the_action_statements_once() -> None:
-    from django.test.utils import CaptureQueriesContext
-
     code, _, _ = started_draw()
     with connection.cursor() as cursor:
         cursor.execute("DEALLOCATE ALL")  # a fresh session, though a pool lent this one before
@@ -136,7 +135,6 @@ def held_at(code: str, version: int) -> tuple[Any, Any]:
     what a process sees when another one served the room's last actions."""
     match = Match.objects.select_related("room").get(room__code=code)
     match.version = version
-    match.to_move = None
     state = selectors.match_replay(match)
     match.to_move = get_rules("draw").to_move(state)
     match.result = get_rules("draw").result(state)
@@ -152,8 +150,6 @@ def hold(match: Any, state: Any) -> None:
 
 @postgres_only
 def test_an_action_on_the_state_this_process_holds_is_written_in_one_round_trip() -> None:
-    from django.test.utils import CaptureQueriesContext
-
     code, _, _ = started_draw()
     play_next(code, "a")  # the session's statements prepared
     state = selectors.match_state(Match.objects.get(room__code=code))
@@ -189,14 +185,13 @@ def test_a_held_state_another_process_went_past_is_answered_from_the_database() 
 def test_the_one_round_trip_writes_nothing_on_a_match_gone_on_or_a_client_id_seen() -> None:
     code, _, _ = started_draw()
     play_next(code, "a")
-    room_match = Match.objects.select_related("room").get(room__code=code)
-    now = room_match.moved_at
+    played = Match.objects.get(room__code=code)
     for version, client_id in ((1, "fresh"), (2, "a")):
-        moved = Match.objects.get(pk=room_match.pk)
+        moved = Match.objects.get(pk=played.pk)
         moved.version = version  # 1: the log is already at 1; 2: "a" is this seat's
         seat = ActionRecord.objects.get(match=moved).seat
         appended = action_rows.append_if_current(
-            room_match.room, moved, seat, {"type": "pass"}, client_id=client_id, actor="seat", now=now
+            moved, seat, {"type": "pass"}, client_id=client_id, actor="seat", now=played.moved_at
         )
         assert appended is None
         assert ActionRecord.objects.filter(match=moved).count() == 1
@@ -206,10 +201,6 @@ def test_the_one_round_trip_writes_nothing_on_a_match_gone_on_or_a_client_id_see
 
 @postgres_only
 def test_the_action_that_ends_a_match_takes_the_locked_path_and_counts_the_room_change() -> None:
-    from django.test.utils import CaptureQueriesContext
-
-    from lobby.models import Room
-
     code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
     match_start(code, tokens[0])
     revision = Room.objects.get(code=code).revision
@@ -234,10 +225,6 @@ def test_the_action_that_ends_a_match_takes_the_locked_path_and_counts_the_room_
 
 @postgres_only
 def test_with_a_turn_timer_every_action_takes_the_locked_path_and_counts_the_room_change() -> None:
-    from django.test.utils import CaptureQueriesContext
-
-    from lobby.models import Room
-
     code, tokens = room_setup("draw", 2, {}, humans=2)
     Room.objects.filter(code=code).update(turn_seconds=60)
     match_start(code, tokens[0])

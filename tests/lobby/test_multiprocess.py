@@ -329,6 +329,14 @@ async def test_multiprocess_haproxy_keeps_each_room_on_one_process_and_fails_ove
             killed.start()
 
 
+def _generator_services() -> list[str]:
+    """The load generator's options for the database and Redis the tests use."""
+    return [
+        "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
+        "--redis-url", os.environ.get("REDIS_URL", ""),
+    ]
+
+
 @pytest.mark.slow
 async def test_multiprocess_load_generator_measures_both_targets_without_faults():
     from bench import load
@@ -338,8 +346,7 @@ async def test_multiprocess_load_generator_measures_both_targets_without_faults(
         # a second its four actions could take less than one and read as none.
         "--rooms", "2", "--rate", "5", "--duration", "2", "--ceiling", "1", "--settle", "0.5",
         "--bare-processes", "1",
-        "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
-        "--redis-url", os.environ.get("REDIS_URL", ""),
+        *_generator_services(),
     ])
     results = {r["target"]: r for r in report["results"]}
     assert set(results) == {"server", "bare"}
@@ -366,8 +373,7 @@ async def test_load_generator_alternates_back_to_back_phases_with_both_targets_o
     report = await load.main([
         "--rooms", "2", "--duration", "1", "--ceiling", "1", "--settle", "0.5", "--bare-processes", "1",
         "--alternate", "2",
-        "--database-url", os.environ.get("DATABASE_URL", "sqlite"),
-        "--redis-url", os.environ.get("REDIS_URL", ""),
+        *_generator_services(),
     ])
     results = {r["target"]: r for r in report["results"]}
     for result in results.values():
