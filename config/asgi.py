@@ -15,7 +15,7 @@ django_asgi_app = OneHopASGIHandler()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import eager_writes, gc_tuning  # noqa: E402
+from config import eager_writes, frame_sends, gc_tuning  # noqa: E402
 from config.frame_logging import plain_debug_text  # noqa: E402
 from lobby.embedded_redis import ensure_configured  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
@@ -23,6 +23,7 @@ from lobby.routing import websocket_urlpatterns  # noqa: E402
 ensure_configured()
 plain_debug_text()
 eager_writes.install()
+frame_sends.install()
 
 application = ProtocolTypeRouter(
     {
