@@ -21,9 +21,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import redis
 
-from tests.lobby.procs import with_redis_db
+from tests.lobby.procs import flush_redis_db, with_redis_db
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "frontend" / "static"
@@ -153,11 +152,7 @@ def _own_redis_db(url: str) -> str:
     raised limits, and a daphne with the default limits reading those counts refused the
     first room it was asked for when the browser suite ran right after them."""
     own = with_redis_db(url, E2E_REDIS_DB)
-    client = redis.Redis.from_url(own)
-    try:
-        client.flushdb()
-    finally:
-        client.close()
+    flush_redis_db(own)
     return own
 
 

@@ -57,6 +57,17 @@ def wait_for_port(port: int, timeout: float = START_TIMEOUT, proc: subprocess.Po
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
+def flush_redis_db(url: str) -> None:
+    """Empty the one Redis database `url` names."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
 def with_redis_db(url: str, db: int) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, parts.fragment))
@@ -78,13 +89,7 @@ class Stores:
 
     def flush_redis(self) -> None:
         """Lose every key and queued message in our Redis database, as a Redis restart would."""
-        import redis
-
-        client = redis.Redis.from_url(self.redis_url)
-        try:
-            client.flushdb()
-        finally:
-            client.close()
+        flush_redis_db(self.redis_url)
 
     def close(self) -> None:
         for kind, handle in reversed(self._cleanups):

@@ -63,11 +63,15 @@ def test_a_socket_not_open_takes_autobahns_path() -> None:
 
 
 def test_a_queued_send_keeps_its_order() -> None:
-    """With bytes waiting in autobahn's send queue, a new message queues behind them."""
-    protocol, _ = open_protocol()
+    """With bytes waiting in autobahn's send queue, a new message queues behind them
+    instead of overtaking them on the transport."""
+    protocol, transport = open_protocol()
     protocol.send_queue.append((b"earlier", False))
     protocol.triggered = True
     assert not frame_sends._plain(protocol, 5)
+    ONE_STEP(protocol, "hello", False)
+    assert transport.value() == b""
+    assert [data for data, _ in protocol.send_queue] == [b"earlier", frame_sends.header(5, False) + b"hello"]
 
 
 def test_installed_in_the_server() -> None:
