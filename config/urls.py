@@ -16,3 +16,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("lobby.urls")),
     path("", include("frontend.urls")),
 ]
+
+#: A wrong link gets a page that says so and leads home (JSON under /api/).
+handler404 = "frontend.views.not_found"

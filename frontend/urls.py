@@ -1,4 +1,4 @@
-"""Routes of the pages: `/`, the room link `/r/<code>` of SPEC §7, and the score sheets."""
+"""Routes of the pages: `/`, the room link `/r/<code>` (any letter case), and the score sheets."""
 
 from django.urls import URLPattern, URLResolver, path, re_path
 
@@ -6,7 +6,9 @@ from frontend import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
-    re_path(r"^r/(?P<code>[A-Za-z0-9_-]{4,64})/?$", views.room, name="room"),
+    path("r/<room:code>", views.room, name="room"),
+    path("r/<room:code>/", views.room),
+    re_path(r"^r(?:/(?P<rest>.*))?$", views.room_missing),
     path("sheets/", views.sheets, name="sheets"),
     path("sheets/<slug:kind>/", views.sheet, name="sheet"),
 ]

@@ -1,4 +1,5 @@
-"""The pages: home (create a room), the room and its table, printable score sheets.
+"""The pages: home (create a room), the room and its table, printable score sheets, and the
+page for a link that leads nowhere.
 
 The pages only render HTML and the rules data; everything live goes through the public API
 and the room socket, so the browser holds no privilege a scripted client would not have.
@@ -6,11 +7,15 @@ and the room socket, so the browser holds no privilege a scripted client would n
 
 from __future__ import annotations
 
+from typing import Any
+
 import segno
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from frontend.rules_data import GAMES, SET_NAMES, SHEETS
+from lobby import links, selectors
+from lobby.errors import RoomNotFoundError
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -18,13 +23,23 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def room(request: HttpRequest, code: str) -> HttpResponse:
-    link = request.build_absolute_uri(f"/r/{code}")
+    """The room at its absolute link; `code` arrives in lower case (`<room:code>`)."""
+    try:
+        found = selectors.room_get_by_code(code)
+    except RoomNotFoundError:
+        return not_found(request)
+    link = links.room_url(request, found.code)
     qr = segno.make(link, error="m").svg_inline(scale=4, border=2, title="QR code of the room link")
     return render(
         request,
         "frontend/room.html",
-        {"code": code, "link": link, "qr_svg": qr, "games": GAMES, "set_names": SET_NAMES},
+        {"code": found.code, "link": link, "qr_svg": qr, "games": GAMES, "set_names": SET_NAMES},
     )
+
+
+def room_missing(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other link under /r/: truncated, mistyped, or with characters no code has."""
+    return not_found(request)
 
 
 def sheet(request: HttpRequest, kind: str) -> HttpResponse:
@@ -40,3 +55,13 @@ def sheet(request: HttpRequest, kind: str) -> HttpResponse:
 
 def sheets(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/sheets.html", {"sheets": SHEETS})
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Every 404 of the site: a page that says what was not found and leads home; under
+    /api/, the API's JSON refusal instead."""
+    if request.path.startswith("/api/"):
+        body = {"code": "not_found", "detail": f"nothing at {request.path}: see /api/schema/"}
+        return JsonResponse(body, status=404)
+    context: dict[str, Any] = {"is_room": request.path.startswith("/r"), "path": request.path}
+    return render(request, "frontend/404.html", context, status=404)

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import IllegalAction, get_rules, names
-from lobby import selectors, serializers, services
+from lobby import links, selectors, serializers, services
 from lobby.errors import BadOptionError, LobbyError
 from lobby.protocol import error_of
 from lobby.throttles import RoomCreateThrottle, SeatJoinThrottle
@@ -111,7 +111,13 @@ class RoomCreateApi(APIView):
             grace_seconds=v.get("grace_seconds"),
             turn_seconds=v.get("turn_seconds"),
         )
-        body = {"code": room.code, "link": f"/r/{room.code}", "seat": room.host_seat, "token": token}
+        body = {
+            "code": room.code,
+            "link": links.room_path(room.code),
+            "url": links.room_url(request, room.code),
+            "seat": room.host_seat,
+            "token": token,
+        }
         return Response(body, status=status.HTTP_201_CREATED)
 
 
@@ -122,7 +128,7 @@ class RoomDetailApi(APIView):
     def get(self, request: Request, code: str) -> Response:
         room = selectors.room_get_by_code(code)
         seat = selectors.seat_for_token(room, bearer_token(request))
-        return Response({**selectors.room_info(room), "you": None if seat is None else seat.index})
+        return Response(_room_out(request, room, None if seat is None else seat.index))
 
     @extend_schema(
         request=serializers.RoomUpdateIn,
@@ -134,7 +140,11 @@ class RoomDetailApi(APIView):
         data = serializers.RoomUpdateIn(data=request.data)
         data.is_valid(raise_exception=True)
         room = services.room_update(code, bearer_token(request), dict(data.validated_data))
-        return Response({**selectors.room_info(room), "you": room.host_seat})
+        return Response(_room_out(request, room, room.host_seat))
+
+
+def _room_out(request: Request, room: Any, you: int | None) -> dict[str, Any]:
+    return {**selectors.room_info(room), "url": links.room_url(request, room.code), "you": you}
 
 
 class SeatCreateApi(APIView):
@@ -143,7 +153,7 @@ class SeatCreateApi(APIView):
     @extend_schema(
         request=serializers.SeatCreateIn,
         responses={201: serializers.SeatCreateOut, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
-        summary="Take the first free seat, or (host) put an AI in a seat",
+        summary="Take a free seat (the first, or the one named), or (host) put an AI in a seat",
     )
     def post(self, request: Request, code: str) -> Response:
         selectors.room_get_by_code(code)
@@ -153,14 +163,39 @@ class SeatCreateApi(APIView):
         if "ai" in v:
             seat = services.seat_ai_set(code, bearer_token(request), v["seat"], v["ai"])
             return Response({"seat": seat}, status=status.HTTP_201_CREATED)
-        seat, token = services.seat_claim(code, v["name"])
+        seat, token = services.seat_claim(code, v["name"], v.get("seat"))
         return Response({"seat": seat, "token": token}, status=status.HTTP_201_CREATED)
 
 
 class SeatDetailApi(APIView):
     @extend_schema(
+        request=serializers.SeatUpdateIn,
+        responses={200: serializers.RoomOut, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
+        summary="Arrange the table before a match: swap two seats, or set or clear an AI",
+        description=(
+            "`move_to`: the host swaps what the two seats hold (a player, an AI or nothing); "
+            "a player may move itself to a free seat. `ai`: the host puts an AI of that level "
+            "in a free or AI seat, or (null) opens an AI seat for a player. 409 while a match "
+            "is on. Every socket of the room receives the new room info; a moved player's "
+            "socket also receives a `welcome` frame with its new seat."
+        ),
+    )
+    def patch(self, request: Request, code: str, seat: int) -> Response:
+        room = selectors.room_get_by_code(code)
+        data = serializers.SeatUpdateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        token = bearer_token(request)
+        if "move_to" in v:
+            room = services.seat_move(code, token, seat, v["move_to"])
+        else:
+            services.seat_ai_set(code, token, seat, v["ai"])
+        you = selectors.seat_for_token(room, token)
+        return Response(_room_out(request, room, None if you is None else you.index))
+
+    @extend_schema(
         responses={204: None, **{HTTP_STATUS[c]: r for c, r in ERRORS.items()}},
-        summary="Free a seat: the host removes an AI or kicks a player; a player leaves",
+        summary="Free a seat: the host removes an AI or a player; a player leaves its own seat",
     )
     def delete(self, request: Request, code: str, seat: int) -> Response:
         services.seat_clear(code, bearer_token(request), seat)

@@ -28,4 +28,9 @@ class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Before any URL configuration is read: the API, the socket routes and the pages
+        # all name a room by `<room:code>`.
+        from lobby.converters import converters_register
+
+        converters_register()
         request_finished.connect(http_connections_close, dispatch_uid="lobby-http-connections-close")

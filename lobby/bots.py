@@ -211,13 +211,13 @@ def sockets_reconcile() -> int:
     held = list(
         Seat.objects.exclude(channel="")
         .filter(room__matches__to_move__isnull=False, room__matches__moved_at__gte=recent)
-        .values_list("room__code", "index", "channel")
+        .values_list("room__code", "channel")
         .distinct()
     )
-    dead = set(presence.channels_dead([channel for _code, _index, channel in held]))
-    for code, index, channel in held:
+    dead = set(presence.channels_dead([channel for _code, channel in held]))
+    for code, channel in held:
         if channel in dead:
-            connection_close(code, index, channel)
+            connection_close(code, channel)
     return len(dead)
 
 

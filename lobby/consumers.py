@@ -29,7 +29,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_REPLACED = 4000
 CLOSE_KICKED = 4003
-ROOM_EVENTS = frozenset({"lobby.views", "lobby.room", "lobby.chat", "lobby.replaced", "lobby.kicked"})
+ROOM_EVENTS = frozenset(
+    {"lobby.views", "lobby.room", "lobby.chat", "lobby.replaced", "lobby.kicked", "lobby.reseated"}
+)
 
 
 class TokenBucket:
@@ -122,7 +124,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             seat = await _db(services.connection_open)(self.code, token, self.connection)
         except RoomNotFoundError:
+            # Accepted, then closed with 4404: a browser sees the code and stops, where a
+            # handshake refused (HTTP 403) looks like a network fault it retries forever.
             await _db(presence.presence_remove)(self.connection)
+            await self.accept()
+            await self.send_json(protocol.error_frame("not_found", "there is no room at this link"))
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except UnauthorizedError as exc:
@@ -152,7 +158,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             try:
                 await _db(presence.presence_remove)(self.connection)
                 if self.bound:
-                    await _db(services.connection_close)(self.code, self.seat, self.connection)
+                    await _db(services.connection_close)(self.code, self.connection)
             except Exception:
                 logger.exception("could not record a disconnect in room %s", self.code)
         raise StopConsumer()
@@ -287,6 +293,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.bound = False
         await self.send_json({"type": "replaced", "message": "this seat was opened on another connection"})
         await self.close(code=CLOSE_REPLACED)
+
+    async def lobby_reseated(self, event: dict[str, Any]) -> None:
+        """The host moved this player to another seat (before a match): act and chat for
+        the new one, and tell the client in a fresh welcome."""
+        seat = event.get("seat")
+        if self.seat is None or type(seat) is not int:
+            return
+        self.seat = seat
+        await self.send_json(protocol.welcome_frame(self.seat, self.code))
 
     async def lobby_kicked(self, event: dict[str, Any]) -> None:
         self.bound = False

@@ -56,9 +56,10 @@ def room_publish(code: str, room: dict[str, Any]) -> None:
     publisher().publish(code, {"type": "lobby.room", "code": code, "room": room})
 
 
-def connection_notify(code: str, connection: str, kind: str) -> None:
-    """Tell one connection of the room something ("lobby.replaced", "lobby.kicked")."""
-    publisher().publish(code, {"type": kind, "code": code, "connection": connection})
+def connection_notify(code: str, connection: str, kind: str, **data: Any) -> None:
+    """Tell one connection of the room something ("lobby.replaced", "lobby.kicked", or
+    "lobby.reseated" with its new `seat`), in the room's own stream of events."""
+    publisher().publish(code, {"type": kind, "code": code, "connection": connection, **data})
 
 
 async def room_send(code: str, event: dict[str, Any]) -> None:

@@ -5,5 +5,5 @@ from django.urls import path
 from lobby.consumers import RoomConsumer
 
 websocket_urlpatterns = [
-    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+    path("ws/rooms/<room:code>/", RoomConsumer.as_asgi()),
 ]

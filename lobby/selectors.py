@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -89,6 +91,23 @@ def table_snapshot(code: str, seat: int | None) -> tuple[Room, Match | None, int
     return room, match, match.version, get_rules(match.game).view(match_state(match), seat)
 
 
+def teams_of(game: str, players: int, options: dict[str, Any]) -> list[list[int]] | None:
+    """The seats of each team when the game is played in partnership, else None: the lobby
+    draws the teams before the match, as the engine will deal them."""
+    teams = _teams(game, players, json.dumps(options, sort_keys=True))
+    return None if teams is None else [list(team) for team in teams]
+
+
+@functools.lru_cache(maxsize=256)
+def _teams(game: str, players: int, options: str) -> list[list[int]] | None:
+    rules = get_rules(game)
+    view = rules.view(rules.new_match(players, json.loads(options), seed=bytes(32)), None)
+    teams = view.get("teams")
+    if not isinstance(teams, list) or all(len(team) == 1 for team in teams):
+        return None
+    return [list(team) for team in teams]
+
+
 def standin_deadline(room: Room, seat: Seat) -> Any:
     """When an AI starts playing for a human who dropped, or None while they are here."""
     if not seat.is_human or seat.is_connected or seat.disconnected_at is None:
@@ -140,6 +159,7 @@ def room_info(room: Room, match: Match | None = None, seats: list[Seat] | None =
         "grace_seconds": room.grace_seconds,
         "turn_seconds": room.turn_seconds,
         "host_seat": room.host_seat,
+        "teams": teams_of(room.game, room.players, room.options),
         "revision": room.revision,
         "started": match is not None,
         "playing": match is not None and not match.is_over,

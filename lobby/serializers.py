@@ -22,7 +22,8 @@ class RoomCreateIn(serializers.Serializer):  # type: ignore[type-arg]
 
 class RoomCreateOut(serializers.Serializer):  # type: ignore[type-arg]
     code = serializers.CharField()
-    link = serializers.CharField()
+    link = serializers.CharField(help_text="the room's path, /r/<code>")
+    url = serializers.URLField(help_text="the absolute link to share: PUBLIC_URL or the network address")
     seat = serializers.IntegerField()
     token = serializers.CharField()
 
@@ -57,6 +58,7 @@ class MatchInfo(serializers.Serializer):  # type: ignore[type-arg]
 class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
     code = serializers.CharField()
     link = serializers.CharField()
+    url = serializers.URLField(help_text="the absolute link to share")
     game = serializers.CharField()
     players = serializers.IntegerField()
     options = serializers.DictField()
@@ -64,6 +66,11 @@ class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
     grace_seconds = serializers.IntegerField()
     turn_seconds = serializers.IntegerField(allow_null=True)
     host_seat = serializers.IntegerField()
+    teams = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        allow_null=True,
+        help_text="the seats of each team in a partnership game (seats 0+2 and 1+3), else null",
+    )
     revision = serializers.IntegerField(help_text="counts the room's changes: the newer, the higher")
     started = serializers.BooleanField()
     playing = serializers.BooleanField()
@@ -74,7 +81,9 @@ class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
 
 class SeatCreateIn(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=NAME_MAX_LENGTH, required=False)
-    seat = serializers.IntegerField(min_value=0, required=False)
+    seat = serializers.IntegerField(
+        min_value=0, max_value=MAX_PLAYERS - 1, required=False, help_text="a free seat; default the first"
+    )
     ai = serializers.ChoiceField(choices=AI_LEVELS, required=False)
 
     def validate(self, attrs):  # type: ignore[no-untyped-def]
@@ -85,8 +94,20 @@ class SeatCreateIn(serializers.Serializer):  # type: ignore[type-arg]
                 raise serializers.ValidationError({"name": "an AI seat takes no name"})
         elif "name" not in attrs:
             raise serializers.ValidationError({"name": "a name is required to join"})
-        elif "seat" in attrs:
-            raise serializers.ValidationError({"seat": "a player takes the first free seat"})
+        return attrs
+
+
+class SeatUpdateIn(serializers.Serializer):  # type: ignore[type-arg]
+    move_to = serializers.IntegerField(
+        min_value=0, max_value=MAX_PLAYERS - 1, required=False, help_text="the seat to swap with"
+    )
+    ai = serializers.ChoiceField(
+        choices=AI_LEVELS, allow_null=True, required=False, help_text="an AI level, or null to open the seat"
+    )
+
+    def validate(self, attrs):  # type: ignore[no-untyped-def]
+        if ("move_to" in attrs) == ("ai" in attrs):
+            raise serializers.ValidationError({"body": "send exactly one of move_to and ai"})
         return attrs
 
 

@@ -16,7 +16,14 @@ from lobby.services.common import (
 )
 from lobby.services.matches import Ack, action_submit, match_start
 from lobby.services.rooms import CODE_ALPHABET, CODE_LENGTH, code_new, room_create, room_update
-from lobby.services.seats import connection_close, connection_open, seat_ai_set, seat_claim, seat_clear
+from lobby.services.seats import (
+    connection_close,
+    connection_open,
+    seat_ai_set,
+    seat_claim,
+    seat_clear,
+    seat_move,
+)
 
 __all__ = [
     "AI_LEVELS",
@@ -38,4 +45,5 @@ __all__ = [
     "seat_ai_set",
     "seat_claim",
     "seat_clear",
+    "seat_move",
 ]

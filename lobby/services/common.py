@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -26,15 +28,44 @@ def token_new() -> str:
     return secrets.token_urlsafe(32)
 
 
+#: Joiners that emoji sequences and some scripts need; every other format character
+#: (bidirectional overrides, invisible marks) could make one name pass for another.
+_FORMAT_ALLOWED = frozenset({"\u200c", "\u200d"})
+
+
+def _is_control(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category in {"Cc", "Cs"} or (category == "Cf" and char not in _FORMAT_ALLOWED)
+
+
 def name_clean(name: object) -> str:
+    """A player's name as shown at the table: spaces collapsed; control and invisible
+    characters refused, not stripped, so the player learns why their name changed nothing."""
     if not isinstance(name, str):
         raise BadOptionError("a name is a string", "name")
-    clean = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    if any(_is_control(c) for c in name):
+        raise BadOptionError("a name cannot contain control or invisible characters", "name")
+    clean = " ".join(name.split())
     if not clean:
         raise BadOptionError("a name cannot be empty", "name")
     if len(clean) > NAME_MAX_LENGTH:
         raise BadOptionError(f"a name is at most {NAME_MAX_LENGTH} characters", "name")
     return clean
+
+
+def name_distinct(name: str, taken: Iterable[str]) -> str:
+    """`name`, or `name 2`, `name 3`, ... when another seat already shows it (letter case
+    aside): two Anns at one table are told apart the same way on every screen."""
+    used = {t.casefold() for t in taken if t}
+    if name.casefold() not in used:
+        return name
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = name[: NAME_MAX_LENGTH - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        number += 1
 
 
 def options_resolve(game: str, players: object, options: object) -> dict[str, Any]:

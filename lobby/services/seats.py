@@ -1,4 +1,5 @@
-"""Seats: joining, AI seats, freeing a seat, and the sockets that hold a seat."""
+"""Seats: joining, AI seats, arranging the table, freeing a seat, and the sockets that
+hold a seat."""
 
 from __future__ import annotations
 
@@ -13,24 +14,35 @@ from lobby.services.common import (
     host_verify,
     kicked_notify,
     name_clean,
+    name_distinct,
     not_playing_verify,
     room_changed,
     room_locked,
     token_new,
 )
 
+#: What a seat holds; moving a player moves all of it, so the token follows its player.
+_OCCUPANT_FIELDS = ("name", "ai_level", "token_hash", "channel", "disconnected_at")
 
-def seat_claim(code: str, name: str) -> tuple[int, str]:
-    """Seat a human in the first free seat; returns the seat and its token."""
+
+def seat_claim(code: str, name: str, index: int | None = None) -> tuple[int, str]:
+    """Seat a human in free seat `index`, or in the first free seat; returns the seat and
+    its token. A name another seat shows already gets a number (Ann, Ann 2)."""
     clean = name_clean(name)
     token = token_new()
     with transaction.atomic():
         room = room_locked(code)
         not_playing_verify(room)
-        seat = room.seats.filter(ai_level="", token_hash="").order_by("index").first()
-        if seat is None:
-            raise ConflictError("the room is full: open the link without joining to watch")
-        seat.name = clean
+        seats = list(room.seats.order_by("index"))
+        if index is None:
+            seat = next((s for s in seats if s.is_free), None)
+            if seat is None:
+                raise ConflictError("the room is full: open the link without joining to watch")
+        else:
+            seat = _seat_of(room, seats, index, "seat")
+            if not seat.is_free:
+                raise ConflictError(f"seat {seat.index} is taken: choose a free seat")
+        seat.name = name_distinct(clean, (s.name for s in seats if s.index != seat.index))
         seat.token_hash = selectors.token_hash(token)
         seat.channel = ""
         seat.disconnected_at = None
@@ -39,31 +51,85 @@ def seat_claim(code: str, name: str) -> tuple[int, str]:
     return seat.index, token
 
 
-def _seat_get(room: Room, index: object) -> Seat:
+def _seat_of(room: Room, seats: list[Seat], index: object, field: str) -> Seat:
+    """Seat `index` of the room, or BadOptionError naming `field` (the body's or the path's)."""
     if type(index) is not int:
-        raise BadOptionError(f"a seat is a whole number, not {index!r}", "seat")
-    seat = room.seats.filter(index=index).first()
+        raise BadOptionError(f"a seat is a whole number, not {index!r}", field)
+    seat = next((s for s in seats if s.index == index), None)
     if seat is None:
-        raise BadOptionError(f"this room has seats 0 to {room.players - 1}, not {index}", "seat")
+        raise BadOptionError(f"this room has seats 0 to {room.players - 1}, not {index}", field)
     return seat
 
 
-def seat_ai_set(code: str, token: str | None, index: int, level: str) -> int:
-    """The host puts an AI of `level` in a free or AI seat."""
-    if level not in AI_LEVELS:
+def _seat_get(room: Room, index: object) -> Seat:
+    return _seat_of(room, list(room.seats.order_by("index")), index, "seat")
+
+
+def seat_ai_set(code: str, token: str | None, index: int, level: str | None) -> int:
+    """The host puts an AI of `level` in a free or AI seat, or (`level` None) opens an AI
+    seat for a player again."""
+    if level is not None and level not in AI_LEVELS:
         raise BadOptionError(f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}", "ai")
     with transaction.atomic():
         room = room_locked(code)
-        host_verify(room, token)
+        seats = list(room.seats.order_by("index"))
+        host_verify(room, token, seats)
         not_playing_verify(room)
-        seat = _seat_get(room, index)
+        seat = _seat_of(room, seats, index, "seat")
         if seat.is_human:
             raise ConflictError(f"seat {seat.index} is taken by {seat.name}: remove them first")
-        seat.ai_level = level
-        seat.name = f"{level.capitalize()} AI"
+        if level is None:
+            seat.ai_level, seat.name = "", ""
+        else:
+            others = (s.name for s in seats if s.index != seat.index)
+            seat.ai_level = level
+            seat.name = name_distinct(f"{level.capitalize()} AI", others)
         seat.save(update_fields=["ai_level", "name"])
         room_changed(room)
     return seat.index
+
+
+def seat_move(code: str, token: str | None, index: int, to: int) -> Room:
+    """Swap what seats `index` and `to` hold (a player, an AI or nothing), so the host
+    decides who partners whom. A player may also move itself to a free seat.
+
+    The host's seat follows the host. Each moved player's socket is told its new seat
+    through the room's own event stream, which the match start's first views follow, so
+    no socket acts for its old seat."""
+    with transaction.atomic():
+        room = room_locked(code)
+        seats = list(room.seats.order_by("index"))
+        caller = selectors.seat_for_token(room, token, seats)
+        here = _seat_of(room, seats, index, "seat")
+        there = _seat_of(room, seats, to, "move_to")
+        if caller is None:
+            raise UnauthorizedError("only the host, or the seat's own player, can move a seat")
+        if caller.index != room.host_seat:
+            if caller.index != here.index:
+                raise UnauthorizedError("only the host can move another player")
+            if not there.is_free:
+                raise ConflictError(f"seat {there.index} is taken: only the host can swap two players")
+        not_playing_verify(room)
+        if here.index == there.index:
+            return room
+        for field in _OCCUPANT_FIELDS:
+            first, second = getattr(here, field), getattr(there, field)
+            setattr(here, field, second)
+            setattr(there, field, first)
+        here.save(update_fields=list(_OCCUPANT_FIELDS))
+        there.save(update_fields=list(_OCCUPANT_FIELDS))
+        if room.host_seat in (here.index, there.index):
+            room.host_seat = there.index if room.host_seat == here.index else here.index
+            Room.objects.filter(pk=room.pk).update(host_seat=room.host_seat)
+        moved = [(s.channel, s.index) for s in (here, there) if s.channel]
+        transaction.on_commit(lambda: reseated_notify(code, moved))
+        room_changed(room)
+    return room
+
+
+def reseated_notify(code: str, moved: list[tuple[str, int]]) -> None:
+    for connection, seat in moved:
+        realtime.connection_notify(code, connection, "lobby.reseated", seat=seat)
 
 
 def seat_clear(code: str, token: str | None, index: int) -> None:
@@ -112,11 +178,14 @@ def connection_open(code: str, token: str | None, channel: str) -> Seat | None:
     return seat
 
 
-def connection_close(code: str, seat: int, channel: str) -> None:
-    """The seat's socket closed; an older socket closing after a takeover changes nothing."""
+def connection_close(code: str, channel: str) -> None:
+    """The seat's socket closed; an older socket closing after a takeover changes nothing.
+
+    Found by its channel, not its seat number: a player moved to another seat takes its
+    channel along, and a socket that missed the notice still frees the right seat."""
     with transaction.atomic():
         room = room_locked(code)
-        updated = room.seats.filter(index=seat, channel=channel).update(
+        updated = room.seats.filter(channel=channel).update(
             channel="", disconnected_at=timezone.now()
         )
         if not updated:

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from frontend.rules_data import GAMES, SHEETS
+from lobby.services import room_create
 from tests.e2e.conftest import screenshot
 
 
@@ -32,9 +33,11 @@ def test_unknown_sheet_is_a_404(client) -> None:
     assert client.get("/sheets/nothing/").status_code == 404
 
 
+@pytest.mark.django_db
 def test_room_page_carries_the_link_and_its_qr_code_as_inline_svg(client) -> None:
-    html = client.get("/r/k7wq2mzr9xh4tp").content.decode()
-    assert "http://testserver/r/k7wq2mzr9xh4tp" in html
+    room, _token = room_create("draw", 2, {}, "Ann")
+    html = client.get(f"/r/{room.code}").content.decode()
+    assert f"http://testserver/r/{room.code}" in html
     assert re.search(r"<svg[^>]*>.*QR code of the room link", html, re.S)
 
 

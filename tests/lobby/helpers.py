@@ -11,7 +11,7 @@ from django.test import Client
 
 from config.asgi import application
 
-ORIGIN = (b"origin", b"http://testserver")
+ORIGIN = (b"origin", b"http://localhost")
 
 
 def api(client: Client, method: str, path: str, body: Any = None, token: str | None = None) -> Any:

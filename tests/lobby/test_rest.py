@@ -27,7 +27,8 @@ def test_create_answers_link_host_seat_and_a_token_stored_only_as_its_hash(clien
     made = create(client)
     assert made.status_code == 201
     body = made.json()
-    assert set(body) == {"code", "link", "seat", "token"}
+    assert set(body) == {"code", "link", "url", "seat", "token"}
+    assert body["url"] == f"http://testserver/r/{body['code']}"
     assert CODE.match(body["code"]) and body["link"] == f"/r/{body['code']}" and body["seat"] == 0
     assert len(body["token"]) >= 43  # 256 bits in url-safe base64
     host = Seat.objects.get(room__code=body["code"], index=0)

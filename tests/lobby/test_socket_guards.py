@@ -119,9 +119,30 @@ async def test_a_forged_token_cannot_connect_and_a_spectator_sees_no_hand():
     assert (await spectator.open())[0]
     state = await spectator.until("state")
     assert "hand" not in state["view"] and state["view"]["seat"] is None and state["view"]["legal"] == []
+
+async def test_a_socket_to_an_unknown_room_is_accepted_told_and_closed_with_4404():
+    """A handshake refused with HTTP 403 looks to a browser like a network fault, which it
+    retries forever; 4404 after the accept is a final answer it can show."""
     missing = Table("nosuchroom2345")
-    connected, close_code = await missing.ws.connect()
-    assert not connected and close_code == 4404
+    connected, _ = await missing.ws.connect()
+    assert connected
+    error = await missing.next()
+    assert error["type"] == "error" and error["code"] == "not_found"
+    closed = await missing.ws.receive_output()
+    assert closed == {"type": "websocket.close", "code": 4404}
+
+
+async def test_a_room_code_in_capitals_opens_the_same_seat_and_stream():
+    code, tokens = await room_setup_async("draw", 2, {}, humans=2)
+    upper = Table(code.upper(), tokens[1])
+    assert (await upper.open())[0]
+    assert upper.seat == 1
+    room = await upper.until("room")
+    assert room["room"]["code"] == code
+    await match_start_async(code, tokens[0])
+    state = await upper.until("state")
+    assert state["view"]["seat"] == 1 and "hand" in state["view"]
+    await upper.ws.disconnect()
 
 
 async def test_a_resent_action_id_is_acknowledged_again_and_applied_once():
