@@ -120,15 +120,18 @@ def daphne_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "PYTHONUNBUFFERED": "1",
         }
     )
+    port = free_port()
+    # As `tasks.py serve` runs it: every interface, so the network address opens it too.
+    env.update({"HOST": "0.0.0.0", "PORT": str(port)})
+    env.pop("PUBLIC_URL", None)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT, env=env, check=True, capture_output=True,
     )
-    port = free_port()
     log = work / "daphne.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "0.0.0.0", "-p", str(port), "config.asgi:application"],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -144,6 +147,17 @@ def daphne_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         _stop_embedded_redis(work)
+
+
+@pytest.fixture(scope="session")
+def network_url(daphne_url: str) -> str:
+    """The same daphne at this machine's network address, as a relative's phone opens it."""
+    from config.hosting import network_addresses
+
+    addresses = network_addresses()
+    if not addresses:
+        pytest.skip("this machine has no network address besides loopback")
+    return daphne_url.replace("127.0.0.1", addresses[0])
 
 
 def _own_redis_db(url: str) -> str:
