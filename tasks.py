@@ -29,21 +29,26 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
 
 
 def ensure_venv(extras: str) -> None:
-    """Create the venv and install the project, skipping work already done for this pyproject."""
+    """Create the venv and install the project, skipping work already done for this pyproject.
+
+    An install with the test extras also serves `serve`: serving after testing (or the
+    other way round, for `serve` then `test`, only the extras are added) reinstalls nothing."""
     if sys.version_info < (3, 11):  # noqa: UP036 - says so on an older Python
         sys.exit("Python 3.11 or newer is needed")
     if not PYTHON.exists():
         print("creating .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()[:16]
-    stamp = VENV / f".installed-{digest}"
-    if not stamp.exists():
-        print(f"installing the project{extras} into .venv", flush=True)
-        run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-        run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".{extras}")
-        for old in VENV.glob(".installed-*"):
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    stamp = VENV / f".installed-{digest}{extras}"
+    if stamp.exists() or (not extras and any(VENV.glob(f".installed-{digest}*"))):
+        return
+    print(f"installing the project{extras} into .venv", flush=True)
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".{extras}")
+    for old in VENV.glob(".installed-*"):
+        if not old.name.startswith(f".installed-{digest}"):
             old.unlink()
-        stamp.touch()
+    stamp.touch()
 
 
 def serve(argv: list[str]) -> None:
