@@ -38,7 +38,18 @@ export function describe(data) {
 
 export const createRoom = (body) => call("POST", "/api/rooms/", body);
 export const getRoom = (code, token) => call("GET", `/api/rooms/${code}/`, undefined, token);
-export const takeSeat = (code, name) => call("POST", `/api/rooms/${code}/seats/`, { name });
-export const addAI = (code, seat, level, token) => call("POST", `/api/rooms/${code}/seats/`, { seat, ai: level }, token);
+/** The host changes the room between matches: `{"grace_seconds": n}`, `{"turn_seconds": n|null}`. */
+export const updateRoom = (code, changes, token) => call("PATCH", `/api/rooms/${code}/`, changes, token);
+/** A visitor sits down: in seat `seat` when given, else in the first free one. */
+export const takeSeat = (code, name, seat) =>
+  call("POST", `/api/rooms/${code}/seats/`, seat === undefined || seat === null ? { name } : { name, seat });
+/** The host puts an AI of `level` in a seat, or opens it for a player again (`level` null). */
+export const setSeatAI = (code, seat, level, token) =>
+  call("PATCH", `/api/rooms/${code}/seats/${seat}/`, { ai: level }, token);
+/** Swap what two seats hold (host), or move one's own player to a free seat. */
+export const moveSeat = (code, seat, to, token) =>
+  call("PATCH", `/api/rooms/${code}/seats/${seat}/`, { move_to: to }, token);
+/** The host removes a player or an AI; with the seat's own token, the player leaves. */
+export const freeSeat = (code, seat, token) => call("DELETE", `/api/rooms/${code}/seats/${seat}/`, undefined, token);
 export const startMatch = (code, token) => call("POST", `/api/rooms/${code}/start/`, {}, token);
 export const rematch = (code, token) => call("POST", `/api/rooms/${code}/rematch/`, {}, token);

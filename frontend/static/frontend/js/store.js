@@ -50,6 +50,12 @@ export function saveRoomSeat(code, data) {
   write(roomKey(code), { ...read(roomKey(code), {}), ...data });
 }
 
+/** Forget the seat and its token (left, or freed by the host); the counted matches stay. */
+export function forgetRoomSeat(code) {
+  const { token, seat, host, ...rest } = read(roomKey(code), {});
+  write(roomKey(code), rest);
+}
+
 /** Per-room memory of the current match: hands dealt to this browser and each hand's points. */
 export function roomHistory(code) {
   return read(`${roomKey(code)}.history`, { dealt: {}, hands: {} });
