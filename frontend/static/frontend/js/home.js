@@ -3,6 +3,7 @@
 import { createRoom } from "./api.js";
 import { profile, saveProfile, saveRoomSeat } from "./store.js";
 import { optionField } from "./options.js";
+import { GRACE_CHOICES, GRACE_DEFAULT, TURN_CHOICES, decode, fillDuration } from "./timing.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const setNames = JSON.parse(document.getElementById("set-names").textContent);
@@ -34,10 +35,23 @@ function render() {
   renderOptions();
 }
 
+/**
+ * Only the options that apply to this game at this player count. A value already chosen for
+ * this game stays when the player count changes; another game starts from its own defaults.
+ */
 function renderOptions() {
   const g = current();
   const n = Number(players.value);
+  const sameGame = list.dataset.game === g.name;
+  list.dataset.game = g.name;
+  const before = new Map(sameGame ? [...list.querySelectorAll("[data-option]")].map((f) => [f.dataset.option, f.value]) : []);
   list.replaceChildren(...g.options.filter((o) => !o.players || o.players.includes(n)).map(optionField));
+  for (const field of list.querySelectorAll("[data-option]")) {
+    const value = before.get(field.dataset.option);
+    if (value !== undefined && (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === value))) {
+      field.value = value;
+    }
+  }
 }
 
 function collectOptions() {
@@ -63,6 +77,8 @@ form.addEventListener("change", (e) => {
   else if (e.target === players) renderOptions();
 });
 render();
+fillDuration(document.getElementById("grace"), GRACE_CHOICES, me.prefs.grace_seconds, GRACE_DEFAULT);
+fillDuration(document.getElementById("turn"), TURN_CHOICES, me.prefs.turn_seconds, null);
 
 const stats = document.getElementById("stats");
 if (me.stats.played) {
@@ -80,8 +96,12 @@ form.addEventListener("submit", async (e) => {
     form.elements.name.focus();
     return;
   }
-  const body = { game: current().name, players: Number(players.value), options: collectOptions(), name };
-  saveProfile({ name, prefs: { game: body.game, players: body.players } });
+  const body = {
+    game: current().name, players: Number(players.value), options: collectOptions(), name,
+    grace_seconds: decode(form.elements.grace_seconds.value), turn_seconds: decode(form.elements.turn_seconds.value),
+  };
+  saveProfile({ name, prefs: { game: body.game, players: body.players, grace_seconds: body.grace_seconds,
+    turn_seconds: body.turn_seconds } });
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
