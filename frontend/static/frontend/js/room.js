@@ -1,9 +1,14 @@
 // The room page: the lobby (link, QR, seats, AIs, start) and then the table of whatever game
 // the room plays. Everything arrives over the room socket; actions go back with an id.
 
-import { addAI, getRoom, rematch, startMatch, takeSeat } from "./api.js";
+import { freeSeat, getRoom, moveSeat, rematch, setSeatAI, startMatch, takeSeat, updateRoom } from "./api.js";
 import { RoomSocket } from "./socket.js";
-import { profile, recordMatch, roomHistory, roomSeat, saveProfile, saveRoomHistory, saveRoomSeat } from "./store.js";
+import {
+  forgetRoomSeat, profile, recordMatch, roomHistory, roomSeat, saveProfile, saveRoomHistory, saveRoomSeat,
+} from "./store.js";
+import { lobbyStatus, renderLobbySeats, seatsHelp } from "./lobby.js";
+import { setupShare } from "./share.js";
+import { GRACE_CHOICES, GRACE_DEFAULT, TURN_CHOICES, decode, durationLabel, fillDuration } from "./timing.js";
 import { tileSVG, tileLabel } from "./tiles.js";
 import * as common from "./table/common.js";
 import * as line from "./table/line.js";
@@ -35,21 +40,24 @@ const ctx = {
   chosen: null,
   socket: null,
   lastLogLength: 0,
+  /** The seat the host tapped first, to swap with the next one tapped. */
+  selected: null,
+  /** The seat whose player the host is asked to confirm removing. */
+  confirmRemove: null,
+  focusKey: null,
+  /** Set while this browser frees its own seat, so the server's "kicked" is expected. */
+  leaving: false,
+  gone: false,
+  /** A word for this browser alone, shown before the lobby's status until its next request. */
+  note: "",
   act,
-  addAI: async (seat, level) => {
-    try {
-      await addAI(code, seat, level, ctx.token);
-      await refreshRoom();
-    } catch (err) {
-      showError(err.message);
-    }
-  },
 };
 window.dominoes = ctx; // for the console and for tests that want to read the state
 
+/** The server's refusals are lower-case phrases ("seat 2 is taken: ..."): shown as a sentence. */
 function showError(message) {
   const box = $("error");
-  box.textContent = message;
+  box.textContent = message ? message[0].toUpperCase() + message.slice(1) : "";
   box.hidden = !message;
 }
 
@@ -59,25 +67,159 @@ function setConnection(text, ok) {
   el.className = `connection ${ok ? "ok" : "down"}`;
 }
 
+/** The room's code leads nowhere: say so once, stop the socket, show nothing else. */
+function noSuchRoom() {
+  ctx.gone = true;
+  ctx.socket?.close();
+  $("lobby").hidden = true;
+  $("table").hidden = true;
+  setConnection("No such room", false);
+  showError("There is no room at this link. Check the link you were sent, or start a new table from the home page.");
+}
+
 async function refreshRoom() {
+  if (ctx.gone) return;
   try {
-    ctx.room = await getRoom(code, ctx.token);
-    onRoom();
+    const room = await getRoom(code, ctx.token);
+    if (ctx.token && typeof room.you === "number" && room.you !== ctx.seat) setSeat(room.you);
+    acceptRoom(room);
   } catch (err) {
-    if (err.status === 404) {
-      showError("There is no room at this link. Check the link, or start a new table from the home page.");
-      $("lobby").hidden = true;
-      setConnection("No such room", false);
-      ctx.socket?.close();
-    } else {
-      showError(err.message);
-    }
+    if (err.status === 404) noSuchRoom();
+    else showError(err.message);
   }
+}
+
+/** Take room info from the API or a `room` frame, unless a newer revision is already shown. */
+function acceptRoom(room) {
+  if (ctx.room && ctx.room.code === room.code && (room.revision ?? 0) < (ctx.room.revision ?? 0)) return;
+  ctx.room = room;
+  onRoom();
+}
+
+/** This browser's seat changed (the host moved it, or it moved itself): remember the new one. */
+function setSeat(seat) {
+  ctx.seat = seat;
+  ctx.selected = null;
+  if (ctx.token && seat !== null) saveRoomSeat(code, { seat });
+}
+
+/** The seat is no longer this browser's: forget its token and watch, free to sit down again. */
+function becomeVisitor(message) {
+  forgetRoomSeat(code);
+  ctx.token = null;
+  ctx.seat = null;
+  ctx.isHost = false;
+  ctx.selected = null;
+  ctx.confirmRemove = null;
+  ctx.leaving = false;
+  showError(message || "");
+  connect();
+  onRoom();
+}
+
+function lostSeat(message) {
+  if (!ctx.token || ctx.leaving) return;
+  becomeVisitor(message);
+}
+
+/** One change asked of the server; the `room` frame that follows redraws every screen. */
+async function ask(request) {
+  showError("");
+  ctx.note = "";
+  try {
+    await request();
+    refreshRoom();
+    return true;
+  } catch (err) {
+    showError(err.message);
+    refreshRoom();
+    return false;
+  }
+}
+
+const lobbyActions = {
+  pick(seat) {
+    const room = ctx.room;
+    const first = ctx.selected;
+    ctx.confirmRemove = null;
+    if (first === null || first === seat || !room.seats[first]) {
+      ctx.selected = first === seat ? null : seat;
+      renderLobby();
+      return;
+    }
+    const a = room.seats[first];
+    const b = room.seats[seat];
+    if (a.free && b.free) {
+      ctx.selected = seat;
+      renderLobby();
+      return;
+    }
+    // The occupied seat moves to the other one: two occupied seats swap.
+    const [from, to] = a.free ? [seat, first] : [first, seat];
+    ctx.selected = null;
+    renderLobby();
+    ask(() => moveSeat(code, from, to, ctx.token));
+  },
+  setAI(seat, level) {
+    ctx.selected = null;
+    ask(() => setSeatAI(code, seat, level, ctx.token));
+  },
+  confirmRemove(seat) {
+    ctx.focusKey = seat === null ? `remove-${ctx.confirmRemove}` : `remove-no-${seat}`;
+    ctx.confirmRemove = seat;
+    renderLobby();
+  },
+  remove(seat) {
+    ctx.confirmRemove = null;
+    ctx.selected = null;
+    ctx.focusKey = `pick-${seat}`;
+    ask(() => freeSeat(code, seat, ctx.token));
+  },
+  moveTo(seat) {
+    ask(() => moveSeat(code, ctx.seat, seat, ctx.token));
+  },
+  async leave() {
+    ctx.leaving = true;
+    showError("");
+    try {
+      await freeSeat(code, ctx.seat, ctx.token);
+    } catch (err) {
+      ctx.leaving = false;
+      showError(err.message);
+      return;
+    }
+    ctx.note = "You left your seat.";
+    becomeVisitor();
+    $("join-name").focus();
+  },
+  sit(seat) {
+    join(seat);
+  },
+};
+
+function renderLobby() {
+  const role = renderLobbySeats(ctx, $("seats"), lobbyActions);
+  const help = seatsHelp(role);
+  $("seats-help").textContent = help;
+  $("seats-help").hidden = !help;
+  $("lobby-status").textContent = [ctx.note, lobbyStatus(ctx, role)].filter(Boolean).join(" ");
+  return role;
+}
+
+function renderSettings() {
+  const room = ctx.room;
+  const panel = $("table-settings");
+  panel.hidden = !(ctx.isHost && !room.playing);
+  if (panel.hidden) return;
+  const grace = $("grace-select");
+  const turn = $("turn-select");
+  if (document.activeElement !== grace) fillDuration(grace, GRACE_CHOICES, room.grace_seconds, GRACE_DEFAULT);
+  if (document.activeElement !== turn) fillDuration(turn, TURN_CHOICES, room.turn_seconds ?? null, null);
 }
 
 function onRoom() {
   const room = ctx.room;
-  if (!room) return;
+  if (!room || ctx.gone) return;
   const number = room.match?.number;
   if (number !== undefined && ctx.history.match !== number) {
     ctx.history = ctx.history.match === undefined ? { ...ctx.history, match: number }
@@ -85,18 +227,21 @@ function onRoom() {
     saveRoomHistory(code, ctx.history);
   }
   ctx.isHost = ctx.seat !== null && ctx.seat === room.host_seat && !!ctx.token;
+  if (!ctx.isHost) ctx.selected = null;
+  if (ctx.selected !== null && !room.seats[ctx.selected]) ctx.selected = null;
+  if (ctx.confirmRemove !== null && !room.seats[ctx.confirmRemove]?.human) ctx.confirmRemove = null;
   const g = games.find((x) => x.name === room.game);
-  $("room-game").textContent = `· ${g ? g.title : room.game}, ${room.players} players`;
-  common.renderSeats(ctx, $("seats"), { lobby: true });
+  const title = `${g ? g.title : room.game}, ${room.players} players`;
+  $("room-game").textContent = `· ${title}`;
+  $("table-title").textContent = title;
+  const role = renderLobby();
   const free = room.seats.filter((s) => s.free).length;
-  const joinForm = $("join");
-  joinForm.hidden = !(ctx.token === null && free > 0 && !room.started);
+  $("join").hidden = role !== "visitor";
+  $("full-room").hidden = !(ctx.token === null && role === "watcher");
   const startBtn = $("start");
   startBtn.hidden = !(ctx.isHost && !room.playing && !room.started);
   startBtn.disabled = free > 0;
-  $("lobby-status").textContent = room.playing ? "The match is on."
-    : free ? `${free} seat${free === 1 ? "" : "s"} free: share the link${ctx.isHost ? " or put AIs in them" : ""}.`
-      : ctx.isHost ? "Every seat is filled: start when you are ready." : "Every seat is filled: waiting for the host to start.";
+  renderSettings();
   const opts = $("options-list");
   const resolved = room.resolved_options || room.options || {};
   opts.replaceChildren(...Object.entries(resolved).flatMap(([k, v]) => {
@@ -105,7 +250,10 @@ function onRoom() {
     const choice = o?.choices?.find((c) => c.value === v);
     const text = choice ? choice.label : v === null ? "default" : typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
     return [h("dt", { text: o ? o.label : k.replace(/_/g, " ") }), h("dd", { text })];
-  }));
+  }),
+  h("dt", { text: "An AI plays for a player whose phone dropped out after" }),
+  h("dd", { text: durationLabel(room.grace_seconds ?? GRACE_DEFAULT) }),
+  h("dt", { text: "Turn timer" }), h("dd", { text: durationLabel(room.turn_seconds ?? null) }));
   if (ctx.view) {
     common.renderSeats(ctx, $("table-seats"));
     common.renderPlayersBar(ctx, $("players-bar"));
@@ -318,15 +466,14 @@ function connect() {
         if (attempt) setConnection(`Reconnecting (attempt ${attempt})…`, false);
       } else if (state === "down") {
         setConnection(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`, false);
-      } else if (state === "refused" && (closeCode === 4000 || closeCode === 4003)) {
-        setConnection(closeCode === 4000 ? "This seat was opened in another tab or device; this one has stopped."
-          : "The host freed your seat.", false);
+      } else if (state === "refused" && closeCode === 4000) {
+        setConnection("This seat was opened in another tab or device; this one has stopped.", false);
+      } else if (state === "refused" && closeCode === 4003) {
+        lostSeat(HOST_FREED);
+      } else if (state === "refused" && closeCode === 4404) {
+        noSuchRoom();
       } else if (state === "refused") {
-        setConnection(closeCode === 4404 ? "There is no room at this link." : "The server refused this seat's token.", false);
-        saveRoomSeat(code, { token: undefined, seat: undefined });
-        ctx.token = null;
-        ctx.seat = null;
-        refreshRoom();
+        lostSeat("This browser no longer holds a seat here. You can sit down again, or watch from here.");
       }
     },
     state: onState,
@@ -337,17 +484,23 @@ function connect() {
         // sure neither end still compares them with the old match's.
         ctx.socket.reopen();
       }
-      ctx.room = msg.room;
-      onRoom();
+      acceptRoom(msg.room);
     },
     chat: (msg) => onChat(msg),
     replaced: (msg) => showError(msg.message || "This seat was opened elsewhere."),
-    kicked: (msg) => showError(msg.message || "The host freed your seat."),
+    kicked: () => lostSeat(HOST_FREED),
     welcome: (msg) => {
-      if (msg.seat !== undefined) ctx.seat = msg.seat;
+      // Sent on connecting, and again when the host moves this player to another seat.
+      if (msg.seat === undefined || msg.seat === ctx.seat || (msg.seat === null && ctx.token)) return;
+      setSeat(msg.seat);
+      onRoom();
     },
     ack: () => {},
     error: (msg) => {
+      if (msg.code === "not_found") {
+        noSuchRoom();
+        return;
+      }
       ctx.waiting = false;
       showError(msg.message || `The server refused: ${msg.code}`);
       if (msg.code === "stale_version" || msg.code === "not_your_turn") ctx.socket.send({ type: "sync" });
@@ -357,40 +510,55 @@ function connect() {
   ctx.socket.connect();
 }
 
-$("copy-link").addEventListener("click", async () => {
-  const link = app.dataset.link;
-  try {
-    await navigator.clipboard.writeText(link);
-    $("copied").textContent = "Copied.";
-  } catch {
-    const range = document.createRange();
-    range.selectNodeContents($("room-link"));
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-    $("copied").textContent = "Selected: copy it with Ctrl+C.";
-  }
+const HOST_FREED = "The host freed your seat. You can sit down again, or watch from here.";
+
+setupShare({
+  link: app.dataset.link,
+  panel: $("share-panel"),
+  home: $("share-home"),
+  dialog: $("share-dialog"),
+  opener: $("open-share"),
+  title: () => `Dominoes: ${$("table-title").textContent}`,
 });
 
-$("join-name").value = profile().name || "";
-$("join").addEventListener("submit", async (e) => {
-  e.preventDefault();
+/** Sit down: in seat `seat` ("Sit here"), or in the first free one (the form's button). */
+async function join(seat) {
   const name = $("join-name").value.trim();
   if (!name) {
     showError("Type your name first: the other players see it at the table.");
+    $("join-name").focus();
     return;
   }
+  showError("");
+  ctx.note = "";
   try {
-    const seat = await takeSeat(code, name);
+    const taken = await takeSeat(code, name, seat);
     saveProfile({ name });
-    saveRoomSeat(code, { token: seat.token, seat: seat.seat, host: false });
-    ctx.token = seat.token;
-    ctx.seat = seat.seat;
-    showError("");
+    saveRoomSeat(code, { token: taken.token, seat: taken.seat, host: false });
+    ctx.token = taken.token;
+    ctx.seat = taken.seat;
     connect();
+    onRoom();
+    // The form is gone: the seats, with this one marked "you", are what comes next.
+    $("seats-title").focus();
   } catch (err) {
     showError(err.message);
+    refreshRoom();
   }
+}
+
+$("join-name").value = profile().name || "";
+$("join").addEventListener("submit", (e) => {
+  e.preventDefault();
+  join();
 });
+
+for (const [id, field] of [["grace-select", "grace_seconds"], ["turn-select", "turn_seconds"]]) {
+  $(id).addEventListener("change", (e) => {
+    const value = decode(e.target.value);
+    ask(() => updateRoom(code, { [field]: value }, ctx.token));
+  });
+}
 
 async function start(again = false) {
   try {
@@ -428,7 +596,7 @@ document.addEventListener("keydown", (e) => {
 setInterval(() => {
   if (ctx.room?.seats?.some((s) => s.human && s.connected === false)) {
     common.renderSeats(ctx, $("table-seats"));
-    if (!ctx.view) common.renderSeats(ctx, $("seats"), { lobby: true });
+    if (!ctx.view) renderLobby();
   }
 }, 1000);
 let resizeTimer = null;

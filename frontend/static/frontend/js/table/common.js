@@ -94,36 +94,31 @@ export function renderLog(ctx, list) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** The seats with tile counts, AI, connection and "back in N s" while a dropped seat may return. */
-export function renderSeats(ctx, list, { lobby = false } = {}) {
-  const seats = ctx.room?.seats || [];
+/** A seat's badges in words: you, host, AI level, online or away ("back in N s" while a dropped
+ * player may return), and at the table its tile count. */
+export function seatBadges(ctx, s) {
   const view = ctx.view;
-  list.replaceChildren(
-    ...seats.map((s) => {
-      const badges = [];
-      if (s.seat === ctx.seat) badges.push(h("span", { class: "badge you", text: "you" }));
-      if (s.seat === ctx.room.host_seat) badges.push(h("span", { class: "badge", text: "host" }));
-      if (s.ai) badges.push(h("span", { class: "badge ai", text: `AI (${s.ai})` }));
-      if (s.human && s.connected === false) {
-        const left = s.standin_at ? Math.max(0, Math.round((Date.parse(s.standin_at) - Date.now()) / 1000)) : null;
-        badges.push(h("span", { class: "badge away", text: s.standin || left === 0 ? "away: an AI plays for them"
-          : left !== null ? `away: back in ${left} s` : "away" }));
-      } else if (s.human) {
-        badges.push(h("span", { class: "badge", text: "online" }));
-      }
-      if (view && view.hand_sizes) badges.push(h("span", { class: "badge", text: `${view.hand_sizes[s.seat]} tiles` }));
-      const row = h("li", { class: "seat", "data-seat": s.seat },
-        h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }), ...badges);
-      if (lobby && s.free && ctx.isHost && !ctx.room.playing) {
-        for (const level of ["easy", "medium", "hard"]) {
-          row.append(h("button", { type: "button", class: "ai-button", "data-level": level,
-            "aria-label": `Put a ${level} AI in seat ${s.seat + 1}`, onclick: () => ctx.addAI(s.seat, level),
-            text: `${cap(level)} AI` }));
-        }
-      }
-      return row;
-    }),
-  );
+  const badges = [];
+  if (s.seat === ctx.seat) badges.push(h("span", { class: "badge you", text: "you" }));
+  if (s.seat === ctx.room.host_seat) badges.push(h("span", { class: "badge", text: "host" }));
+  if (s.ai) badges.push(h("span", { class: "badge ai", text: `AI (${s.ai})` }));
+  if (s.human && s.connected === false) {
+    const left = s.standin_at ? Math.max(0, Math.round((Date.parse(s.standin_at) - Date.now()) / 1000)) : null;
+    badges.push(h("span", { class: "badge away", text: s.standin || left === 0 ? "away: an AI plays for them"
+      : left !== null ? `away: back in ${left} s` : "away" }));
+  } else if (s.human) {
+    badges.push(h("span", { class: "badge", text: "online" }));
+  }
+  if (view && view.hand_sizes) badges.push(h("span", { class: "badge", text: `${view.hand_sizes[s.seat]} tiles` }));
+  return badges;
+}
+
+/** The seats at the table with tile counts and connection state. */
+export function renderSeats(ctx, list) {
+  const seats = ctx.room?.seats || [];
+  list.replaceChildren(...seats.map((s) => h("li", { class: "seat", "data-seat": s.seat },
+    h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }),
+    ...seatBadges(ctx, s))));
 }
 
 export function renderPlayersBar(ctx, bar) {
