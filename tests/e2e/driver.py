@@ -5,20 +5,26 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 TIMEOUT_MS = 20_000
 
 
 def create_room(page: Page, base: str, game: str, name: str, players: int | None = None,
-                options: dict[str, str] | None = None, tiles: int | None = None) -> str:
-    """Fill the home page form and create the room; returns the room code."""
+                options: dict[str, str] | None = None, tiles: int | None = None,
+                grace: str | None = None, turn: str | None = None) -> str:
+    """Fill the home page form and create the room; returns the room code. `grace` and `turn`
+    are the values of the form's selects (seconds; "" turns the timer off)."""
     page.goto(f"{base}/")
     page.check(f"input[name=game][value={game}]")
     if players is not None:
         page.select_option("#players", str(players))
     if tiles is not None:
         page.select_option("#set", str(tiles))
+    if grace is not None:
+        page.select_option("#grace", grace)
+    if turn is not None:
+        page.select_option("#turn", turn)
     page.fill("#name", name)
     for option, value in (options or {}).items():
         field = page.locator(f"#opt-{option}")
@@ -32,9 +38,29 @@ def create_room(page: Page, base: str, game: str, name: str, players: int | None
     return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
+def seat_row(page: Page, seat: int) -> Locator:
+    """Seat `seat` (from 0) of the lobby, wherever its team puts it."""
+    return page.locator(f"#seats li[data-seat='{seat}']")
+
+
+def join(page: Page, base: str, code: str, name: str, seat: int | None = None) -> int:
+    """Open the room's link and sit down: in `seat` ("Sit here"), or the first free one."""
+    page.goto(f"{base}/r/{code}")
+    page.wait_for_selector("#join:not([hidden])")
+    page.fill("#join-name", name)
+    if seat is None:
+        page.click("#join button[type=submit]")
+    else:
+        page.click(f"#seats li[data-seat='{seat}'] button[data-action=sit]")
+    page.wait_for_function("() => !!window.dominoes.token && window.dominoes.seat !== null", timeout=TIMEOUT_MS)
+    page.wait_for_selector("#seats li .badge.you")
+    return int(page.evaluate("() => window.dominoes.seat"))
+
+
 def add_ai(page: Page, seat: int, level: str = "hard") -> None:
+    """The host puts an AI of `level` in an open seat of the lobby."""
     page.click(f"#seats li[data-seat='{seat}'] button[data-level={level}]")
-    page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge.ai")
+    page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge.ai:has-text('({level})')")
 
 
 def start(page: Page) -> None:
