@@ -244,7 +244,9 @@ function onRoom() {
   renderSettings();
   const opts = $("options-list");
   const resolved = room.resolved_options || room.options || {};
-  opts.replaceChildren(...Object.entries(resolved).flatMap(([k, v]) => {
+  // Only the rules this game has: the engine resolves some it ignores (Draw's round_to_five).
+  const applies = ([k]) => k === "set" || !g || g.options.some((x) => x.name === k);
+  opts.replaceChildren(...Object.entries(resolved).filter(applies).flatMap(([k, v]) => {
     if (k === "set") return [h("dt", { text: "Set" }), h("dd", { text: setNames[v] || String(v) })];
     const o = g?.options.find((x) => x.name === k) || allOptions.find((x) => x.name === k);
     const choice = o?.choices?.find((c) => c.value === v);
