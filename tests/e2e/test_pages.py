@@ -74,7 +74,17 @@ def test_score_sheet_prints_without_the_site_header(page, daphne_url) -> None:
 
 
 @pytest.mark.e2e
-def test_unknown_room_link_says_there_is_no_such_room(page, daphne_url) -> None:
-    page.goto(f"{daphne_url}/r/zzzzzzzzzzzzzz")
-    page.wait_for_selector("#error:not([hidden])")
-    assert "no room at this link" in page.locator("#error").inner_text()
+@pytest.mark.parametrize("path", ["/r/zzzzzzzzzzzzzz", "/r/k7wq2", "/r/k7wq2mzr9xh4t%21"])
+def test_a_wrong_room_link_says_the_room_was_not_found_and_leads_home(browser, daphne_url, path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    answer = page.goto(f"{daphne_url}{path}")
+    assert answer is not None and answer.status == 404
+    assert "This room was not found" in page.locator("h1").inner_text()
+    home = page.get_by_role("link", name=re.compile("home page"))
+    box = home.bounding_box()
+    assert box is not None and box["height"] >= 44
+    screenshot(page, "room-not-found-390")
+    home.click()
+    page.wait_for_selector("#create")
+    context.close()
