@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import get_rules
+
 Option = dict[str, Any]
+#: A room seats 2 to 10 (lobby.services.MIN_PLAYERS, MAX_PLAYERS).
+ROOM_PLAYERS = range(2, 11)
 
 
 def _p(source: str, says: str) -> dict[str, str]:
@@ -173,7 +177,7 @@ GAMES: list[dict[str, Any]] = [
     {
         "name": "chicken_foot", "title": "Chicken Foot",
         "line": "Every double freezes the table until its foot of three toes is filled.",
-        "players": list(range(2, 17)), "sets": [9, 12, 15, 18], "default_set": 9, "sheet": "chicken_foot",
+        "players": list(ROOM_PLAYERS), "sets": [9, 12, 15, 18], "default_set": 9, "sheet": "chicken_foot",
         "options": [
             _number("hand_size", "Tiles dealt to each player", "the Chicken Foot deal table", 3, 20),
             _choice("double_blank", "The double-blank counts", 50,
@@ -183,6 +187,27 @@ GAMES: list[dict[str, Any]] = [
         ],
     },
 ]
+
+
+
+def _seated(game: str, top: int, players: int) -> bool:
+    try:
+        get_rules(game).new_match(players, {"set": top}, seed=bytes(32))
+    except ValueError:
+        return False
+    return True
+
+
+def _set_players(game: dict[str, Any]) -> dict[int, list[int]]:
+    """The player counts each set seats, as the engine deals them (a double-nine Chicken
+    Foot seats 2 to 6): the form offers only the sets that seat the chosen count."""
+    if len(game["sets"]) < 2:
+        return {top: list(game["players"]) for top in game["sets"]}
+    return {top: [n for n in game["players"] if _seated(game["name"], top, n)] for top in game["sets"]}
+
+
+for _game in GAMES:
+    _game["set_players"] = _set_players(_game)
 
 SET_NAMES = {
     6: "Double-six", 9: "Double-nine", 12: "Double-twelve", 15: "Double-fifteen", 18: "Double-eighteen",

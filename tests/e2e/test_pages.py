@@ -88,3 +88,20 @@ def test_a_wrong_room_link_says_the_room_was_not_found_and_leads_home(browser, d
     home.click()
     page.wait_for_selector("#create")
     context.close()
+
+
+@pytest.mark.e2e
+def test_the_form_offers_only_the_sets_that_seat_the_chosen_player_count(page, daphne_url) -> None:
+    page.goto(f"{daphne_url}/")
+    page.check("input[name=game][value=chicken_foot]")
+    offered = {}
+    for players in (2, 6, 8, 10):
+        page.select_option("#players", str(players))
+        offered[players] = [int(v) for v in page.locator("#set option").evaluate_all("os => os.map(o => o.value)")]
+    game = next(g for g in GAMES if g["name"] == "chicken_foot")
+    assert offered == {n: [s for s in game["sets"] if n in game["set_players"][s]] for n in offered}
+    assert offered[10] == [15, 18] and offered[2] == [9]
+    page.fill("#name", "Ann")
+    page.click("#create-button")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("#seats li[data-seat='9']")

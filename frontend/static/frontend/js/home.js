@@ -30,9 +30,21 @@ function render() {
   const g = current();
   const chosen = g.players.includes(me.prefs.players) ? me.prefs.players : g.players[0];
   fillSelect(players, g.players, (n) => `${n} players`, chosen);
-  fillSelect(setSelect, g.sets, (n) => `${setNames[n]} (${((n + 1) * (n + 2)) / 2} tiles)`, g.default_set);
-  document.getElementById("set-field").hidden = g.sets.length < 2;
+  renderSets();
   renderOptions();
+}
+
+/** Only the sets that seat this many players; the game's own set when it does, else the first. */
+function renderSets() {
+  const g = current();
+  const n = Number(players.value);
+  const fits = g.sets.filter((s) => (g.set_players[s] || []).includes(n));
+  const kept = Number(setSelect.value);
+  const chosen = setSelect.dataset.game === g.name && fits.includes(kept) ? kept
+    : fits.includes(g.default_set) ? g.default_set : fits[0];
+  setSelect.dataset.game = g.name;
+  fillSelect(setSelect, fits, (s) => `${setNames[s]} (${((s + 1) * (s + 2)) / 2} tiles)`, chosen);
+  document.getElementById("set-field").hidden = fits.length < 2;
 }
 
 /**
@@ -74,7 +86,10 @@ form.elements.name.value = me.name || "";
 if (me.prefs.game && games.some((g) => g.name === me.prefs.game)) form.elements.game.value = me.prefs.game;
 form.addEventListener("change", (e) => {
   if (e.target.name === "game") render();
-  else if (e.target === players) renderOptions();
+  else if (e.target === players) {
+    renderSets();
+    renderOptions();
+  }
 });
 render();
 fillDuration(document.getElementById("grace"), GRACE_CHOICES, me.prefs.grace_seconds, GRACE_DEFAULT);
