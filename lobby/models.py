@@ -72,6 +72,9 @@ class Match(models.Model):
     options = models.JSONField(default=dict)
     #: Server side only: `rules.new_match(players, options, seed=seed)` starts the replay.
     seed = models.BinaryField(max_length=32)
+    #: Who sat where when the match was dealt (`[{"name", "ai"}]` by seat), for its record:
+    #: the seats may be rearranged before the next match.
+    seats = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0)
     to_move = models.SmallIntegerField(null=True, blank=True)
     moved_at = models.DateTimeField()

@@ -59,6 +59,7 @@ def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match
             players=room.players,
             options=room.options,
             seed=seed,
+            seats=[{"name": s.name, "ai": s.ai_level or None} for s in sorted(seats, key=lambda s: s.index)],
             version=0,
             to_move=rules.to_move(state),
             moved_at=now,
