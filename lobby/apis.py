@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import IllegalAction, get_rules, names
-from lobby import links, selectors, serializers, services
+from lobby import links, match_records, selectors, serializers, services
 from lobby.errors import BadOptionError, LobbyError
 from lobby.protocol import error_of
 from lobby.throttles import RoomCreateThrottle, SeatJoinThrottle
@@ -217,3 +217,18 @@ class MatchStartApi(APIView):
 
 class MatchRematchApi(MatchStartApi):
     rematch = True
+
+
+class MatchRecordApi(APIView):
+    @extend_schema(
+        responses={200: serializers.MatchRecordOut, 404: ERRORS["not_found"]},
+        summary="The record of a match: each finished hand's revealed seed and its actions",
+        description=(
+            "To anyone with the room link. `n` counts the matches started in the room from 0. "
+            "Only finished hands are included, never the hand being played: each one's seed "
+            "is revealed at its end, so dealing it with the published shuffle and replaying "
+            "its actions through the rules gives the hand as played."
+        ),
+    )
+    def get(self, request: Request, code: str, number: int) -> Response:
+        return Response(match_records.match_record(code, number))

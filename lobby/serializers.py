@@ -131,3 +131,27 @@ class GameOut(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
+
+
+class RecordSeat(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField()
+    ai = serializers.CharField(allow_null=True)
+
+
+class RecordHand(serializers.Serializer):  # type: ignore[type-arg]
+    seed = serializers.CharField(help_text="the hand's secret seed, revealed at its end (hex)")
+    commitment = serializers.CharField(help_text="sha256 of the seed (hex), shown before the deal")
+    actions = serializers.ListField(
+        child=serializers.ListField(), help_text="[seat, action] in the order they were played"
+    )
+
+
+class MatchRecordOut(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    number = serializers.IntegerField()
+    game = serializers.CharField()
+    players = serializers.IntegerField()
+    options = serializers.DictField(help_text="the match's options, every default filled in")
+    seats = RecordSeat(many=True)
+    hands = RecordHand(many=True)
+    result = serializers.DictField(allow_null=True, help_text="null until the match is over")

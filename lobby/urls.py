@@ -14,4 +14,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rooms/<room:code>/seats/<int:seat>/", apis.SeatDetailApi.as_view(), name="seat-detail"),
     path("rooms/<room:code>/start/", apis.MatchStartApi.as_view(), name="match-start"),
     path("rooms/<room:code>/rematch/", apis.MatchRematchApi.as_view(), name="match-rematch"),
+    path("rooms/<room:code>/matches/<int:number>/", apis.MatchRecordApi.as_view(), name="match-record"),
 ]

@@ -1,0 +1,73 @@
+"""The record of a match: each finished hand's revealed seed and its actions in order.
+
+Anyone with the room link may read it, so it holds only what the table has already
+revealed: a hand enters the record once it is over (its seed is published at its end), and
+the hand being played never does, not even its first actions. An independent referee deals
+each hand from its seed with the published shuffle and replays the actions through the
+rules; the hands in order rebuild the match (docs/protocol.md, "Match records").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.fairness import commitment
+from games.engine import get_rules
+from lobby import selectors
+from lobby.errors import RoomNotFoundError
+from lobby.models import ActionRecord, Match, Room
+
+
+class MatchNotFoundError(RoomNotFoundError):
+    """No match of that number in the room (the same 404 as an unknown room)."""
+
+
+def match_get(code: str, number: int) -> tuple[Room, Match]:
+    room = selectors.room_get_by_code(code)
+    match = room.matches.filter(number=number).first()
+    if match is None:
+        raise MatchNotFoundError(f"this room has no match {number}")
+    return room, match
+
+
+def match_hands(match: Match) -> tuple[list[dict[str, Any]], Any]:
+    """Every finished hand of the match as `{"seed", "commitment", "actions"}`, and the
+    state at the match's version. Replayed from the master seed through the checked
+    `apply`, so a record is exactly what the server played."""
+    rules = get_rules(match.game)
+    state = rules.new_match(match.players, match.options, seed=bytes(match.seed))
+    hands: list[dict[str, Any]] = []
+    current: list[list[Any]] = []
+    records = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
+    for seat, action in records.values_list("seat", "action"):
+        before = rules.hand_index(state)
+        state = rules.apply(state, action)
+        current.append([seat, action])
+        if rules.hand_index(state) != before or rules.result(state) is not None:
+            hands.append({"actions": current})
+            current = []
+    revealed = rules.view(state, None).get("revealed", [])
+    for number, hand in enumerate(hands):
+        seed = revealed[number]
+        hand["seed"] = seed
+        hand["commitment"] = commitment(bytes.fromhex(seed))
+    return hands, state
+
+
+def match_record(code: str, number: int) -> dict[str, Any]:
+    """The public record of match `number` (0-based) of the room."""
+    room, match = match_get(code, number)
+    hands, state = match_hands(match)
+    seats = match.seats or [
+        {"name": seat.name, "ai": seat.ai_level or None} for seat in room.seats.order_by("index")
+    ]
+    return {
+        "code": room.code,
+        "number": match.number,
+        "game": match.game,
+        "players": match.players,
+        "options": get_rules(match.game).view(state, None).get("options", match.options),
+        "seats": seats,
+        "hands": [{"seed": h["seed"], "commitment": h["commitment"], "actions": h["actions"]} for h in hands],
+        "result": match.result if match.is_over else None,
+    }
