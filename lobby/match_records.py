@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
+
 from games.core.fairness import commitment
 from games.engine import get_rules
 from lobby import selectors
@@ -55,8 +57,19 @@ def match_hands(match: Match) -> tuple[list[dict[str, Any]], Any]:
 
 
 def match_record(code: str, number: int) -> dict[str, Any]:
-    """The public record of match `number` (0-based) of the room."""
+    """The public record of match `number` (0-based) of the room, kept in the cache by the
+    match's version: replaying a long match costs tens of milliseconds, and anyone with the
+    link may ask as often as they like."""
     room, match = match_get(code, number)
+    key = f"record:{room.code}:{match.number}:{match.version}"
+    found: dict[str, Any] | None = cache.get(key)
+    if found is None:
+        found = _record_build(room, match)
+        cache.set(key, found, timeout=3600)
+    return found
+
+
+def _record_build(room: Room, match: Match) -> dict[str, Any]:
     hands, state = match_hands(match)
     seats = match.seats or [
         {"name": seat.name, "ai": seat.ai_level or None} for seat in room.seats.order_by("index")
