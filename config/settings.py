@@ -172,6 +172,11 @@ CACHES = {
     }
 }
 
+# Proxies of our own in front of the server: 0 (`tasks.py serve`) counts the TCP peer as the
+# client; N takes the N-th address from the right of X-Forwarded-For, the one our
+# outermost proxy wrote (`lobby/client_address.py`). Throttles and socket caps key on it.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -180,6 +185,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "lobby.apis.exception_handler",
+    "NUM_PROXIES": NUM_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -213,6 +219,18 @@ LOBBY_CHAT_RATE = _env_float("LOBBY_CHAT_RATE", 0.5)
 LOBBY_CHAT_BURST = int(os.environ.get("LOBBY_CHAT_BURST", "5"))
 LOBBY_CHAT_MAX_LENGTH = int(os.environ.get("LOBBY_CHAT_MAX_LENGTH", "200"))
 
+# Sockets without a seat and `sync` requests, which cost a database read each: slower rates.
+LOBBY_SPECTATOR_RATE = _env_float("LOBBY_SPECTATOR_RATE", 2.0)
+LOBBY_SPECTATOR_BURST = int(os.environ.get("LOBBY_SPECTATOR_BURST", "10"))
+LOBBY_SYNC_RATE = _env_float("LOBBY_SYNC_RATE", 0.2)
+LOBBY_SYNC_BURST = int(os.environ.get("LOBBY_SYNC_BURST", "3"))
+# A socket refused for its rate more often than this (a second, and in a burst) is closed.
+LOBBY_FLOOD_RATE = 1.0
+LOBBY_FLOOD_BURST = 30
+# Open sockets per client address and spectators per room, across every process
+# (`lobby/socket_caps.py`).
+LOBBY_ADDRESS_CONNECTIONS = int(os.environ.get("LOBBY_ADDRESS_CONNECTIONS", "50"))
+LOBBY_ROOM_SPECTATORS = int(os.environ.get("LOBBY_ROOM_SPECTATORS", "50"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -18,7 +18,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from lobby import bots, presence, protocol, realtime, selectors, services
+from lobby import bots, presence, protocol, realtime, selectors, services, socket_caps
+from lobby.client_address import socket_address
 from lobby.db_threads import database_threads
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
 from lobby.hub import hub
@@ -29,6 +30,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_REPLACED = 4000
 CLOSE_KICKED = 4003
+#: Kept sending past its rate limit: a client that floods is told once, then let go.
+CLOSE_FLOODING = 4008
+CLOSE_INTERNAL = 1011
 ROOM_EVENTS = frozenset(
     {"lobby.views", "lobby.room", "lobby.chat", "lobby.replaced", "lobby.kicked", "lobby.reseated"}
 )
@@ -94,6 +98,20 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     #: The newest room info sent (its revision), and one that came while holding.
     room_sent: int = -1
     held_room: dict[str, Any] | None = None
+    accepted: bool = False
+    #: This process keeps a presence key for the socket (seat sockets only).
+    present: bool = False
+    #: Set once the socket's places, presence and seat binding have been given back.
+    released: bool = False
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The consumer's whole life; whatever ends it (a close, an error that escaped, a
+        cancellation by the server), the socket's seat, presence and places are given back,
+        so no seat stays "connected" for a socket that is gone."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._release()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels 4.2+ hops to a thread to close stale database connections before every
@@ -103,7 +121,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         handler = getattr(self, kind.replace(".", "_"), None) if kind.startswith("websocket.") else None
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # Frames answer their own errors (`websocket_receive`); this is a fault of the
+            # connect itself (the database or Redis away): the client may retry (1011).
+            logger.exception("a socket of room %s failed on %s", self.code, kind)
+            await self._refuse(
+                "internal_error", "the server could not open this table now: try again", CLOSE_INTERNAL
+            )
 
     @classmethod
     async def encode_json(cls, content: dict[str, Any]) -> str:
@@ -116,26 +144,31 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.connection = f"conn.{uuid.uuid4().hex}"
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
-        self.messages = TokenBucket(settings.LOBBY_MESSAGE_RATE, settings.LOBBY_MESSAGE_BURST)
+        if token:
+            self.messages = TokenBucket(settings.LOBBY_MESSAGE_RATE, settings.LOBBY_MESSAGE_BURST)
+        else:
+            self.messages = TokenBucket(settings.LOBBY_SPECTATOR_RATE, settings.LOBBY_SPECTATOR_BURST)
         self.chats = TokenBucket(settings.LOBBY_CHAT_RATE, settings.LOBBY_CHAT_BURST)
+        self.syncs = TokenBucket(settings.LOBBY_SYNC_RATE, settings.LOBBY_SYNC_BURST)
+        self.strikes = TokenBucket(settings.LOBBY_FLOOD_RATE, settings.LOBBY_FLOOD_BURST)
+        address = socket_address(self.scope, settings.NUM_PROXIES)
+        refusal = await _db(socket_caps.claim)(self.connection, address, None if token else self.code)
+        if refusal is not None:
+            await self._refuse(refusal.error_code, refusal.message, refusal.close_code, reason=True)
+            return
         if token:
             # Before the seat records this channel, so no sweep ever sees it without a key.
+            self.present = True
             await _db(presence.presence_add)(self.connection)
         try:
             seat = await _db(services.connection_open)(self.code, token, self.connection)
         except RoomNotFoundError:
             # Accepted, then closed with 4404: a browser sees the code and stops, where a
             # handshake refused (HTTP 403) looks like a network fault it retries forever.
-            await _db(presence.presence_remove)(self.connection)
-            await self.accept()
-            await self.send_json(protocol.error_frame("not_found", "there is no room at this link"))
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self._refuse("not_found", "there is no room at this link", CLOSE_NOT_FOUND)
             return
         except UnauthorizedError as exc:
-            await _db(presence.presence_remove)(self.connection)
-            await self.accept()
-            await self.send_json(protocol.error_frame("unauthorized", str(exc)))
-            await self.close(code=CLOSE_UNAUTHORIZED)
+            await self._refuse("unauthorized", str(exc), CLOSE_UNAUTHORIZED)
             return
         self.seat = None if seat is None else seat.index
         self.name = "" if seat is None else seat.name
@@ -146,22 +179,53 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await hub().join(self.code, self)
         self.joined = True
         await self.accept()
+        self.accepted = True
         bots.sweeper_ensure()
         await self.send_json(protocol.welcome_frame(self.seat, self.code))
         self.welcomed = True
         await self._send_snapshot(with_room=True)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        await self._release()
+        raise StopConsumer()
+
+    async def _refuse(self, code: str, message: str, close_code: int, *, reason: bool = False) -> None:
+        """Accept (if not yet), say why in an `error` frame and close with `close_code`: a
+        browser reads a close code, never why a handshake failed. With `reason`, the close
+        frame says it too (a cap or a flood, whose `error` frame a client may not read). The
+        places, presence and seat binding this socket took are given back now."""
+        with contextlib.suppress(Exception):
+            if not self.accepted:
+                self.accepted = True
+                await self.accept()
+            await self.send_json(protocol.error_frame(code, message))
+            # A close frame's reason is at most 123 bytes of UTF-8.
+            said = message.encode("utf-8", "replace")[:123].decode("utf-8", "ignore") if reason else None
+            await self.close(code=close_code, reason=said)
+        await self._release()
+
+    async def _release(self) -> None:
+        """Leave the hub, drop the presence key, unbind the seat (which starts its grace
+        period) and give back the socket's places under the caps; once, each step on its
+        own, so one failing never skips the others."""
+        if self.released or not self.connection:
+            return
+        self.released = True
         if self.joined:
-            await hub().leave(self.code, self)
-        if self.seat is not None:
+            self.joined = False
             try:
-                await _db(presence.presence_remove)(self.connection)
-                if self.bound:
-                    await _db(services.connection_close)(self.code, self.connection)
+                await hub().leave(self.code, self)
+            except Exception:
+                logger.exception("could not leave the hub of room %s", self.code)
+        steps: list[Any] = [presence.presence_remove] if self.present else []
+        if self.seat is not None and self.bound:
+            steps.append(functools.partial(services.connection_close, self.code))
+        steps.append(socket_caps.release)
+        for step in steps:
+            try:
+                await _db(step)(self.connection)
             except Exception:
                 logger.exception("could not record a disconnect in room %s", self.code)
-        raise StopConsumer()
 
     async def _send_snapshot(self, with_room: bool) -> None:
         """The room and this seat's state now; a newer state arriving meanwhile follows it."""
@@ -175,30 +239,49 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # Client frames ----------------------------------------------------------------------
     async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """Answer one frame. Nothing a client sends can escape from here: every refusal and
+        every fault becomes an `error` reply that names the frame's id when it had one."""
+        if self.released:
+            return  # closed by the server (a cap, a flood): frames still in flight are dropped
         text = message.get("text")
         msg_id: str | None = None
         try:
             if not self.messages.take():
+                msg_id = protocol.frame_id(text)
                 raise RateLimitedError("too many messages: slow down")
             if text is None:
                 raise protocol.InboundError("frames are JSON text, not binary")
             if len(text) > settings.LOBBY_MAX_FRAME:
+                msg_id = protocol.frame_id(text)
                 raise protocol.InboundError(f"a frame is at most {settings.LOBBY_MAX_FRAME} characters")
             inbound = protocol.parse_inbound(text, settings.LOBBY_CHAT_MAX_LENGTH)
             if isinstance(inbound, protocol.ActionMessage):
                 msg_id = inbound.id
                 await self._action(inbound)
             elif isinstance(inbound, protocol.SyncMessage):
+                if not self.syncs.take():
+                    raise RateLimitedError("too many sync requests: the table sends every change anyway")
                 await self._send_snapshot(with_room=True)
             elif isinstance(inbound, protocol.ChatMessage):
                 await self._chat(inbound)
             else:
                 await self.send_json({"type": "pong"})
         except Exception as exc:
-            if isinstance(exc, protocol.InboundError):
+            if isinstance(exc, protocol.InboundError) and exc.id is not None:
                 msg_id = exc.id
             code, text_out = protocol.error_of(exc)
-            await self.send_json(protocol.error_frame(code, text_out, msg_id))
+            await self._reply_error(code, text_out, msg_id)
+            if code == "rate_limited" and not self.strikes.take():
+                said = "this connection kept sending past its rate limit"
+                await self._refuse("rate_limited", said, CLOSE_FLOODING, reason=True)
+
+    async def _reply_error(self, code: str, message: str, msg_id: str | None) -> None:
+        try:
+            await self.send_json(protocol.error_frame(code, message, msg_id))
+        except Exception:
+            # The socket is closing, or the reply cannot be written: the frame is dropped,
+            # never the consumer.
+            logger.warning("could not answer a frame of room %s with %r", self.code, code, exc_info=True)
 
     async def _action(self, inbound: protocol.ActionMessage) -> None:
         if self.seat is None:

@@ -2,15 +2,18 @@
 the server sends, and the one mapping from exceptions to error codes.
 
 Parsing is strict because every field a client sends is untrusted: an unknown type, a
-missing id or an extra field is `malformed`, and nothing else happens.
+missing id or an extra field is `malformed`, and nothing else happens. Frames are read
+with orjson, which refuses what the server could not write back or store: a lone
+surrogate (`"\\ud800"`, which UTF-8 cannot encode), `NaN`, nesting past 1024 levels.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from games.engine import IllegalAction, MalformedAction
 from lobby.errors import LobbyError, MalformedError
@@ -24,6 +27,7 @@ ERROR_CODES = (
     "stale_version",
     "unauthorized",
     "rate_limited",
+    "id_reused",
     "internal_error",
 )
 
@@ -85,14 +89,10 @@ class InboundError(MalformedError):
 
 def parse_inbound(text: str, chat_max_length: int) -> Inbound:
     """One client frame as a message, or `InboundError` saying what is wrong with it."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise InboundError("a frame is one JSON object") from None
-    if not isinstance(data, dict):
-        raise InboundError('a frame is one JSON object with a "type"')
-    raw_id = data.get("id")
-    msg_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH else None
+    data = _object_of(text)
+    if data is None:
+        raise InboundError("a frame is one JSON object (UTF-8 text, no lone surrogates)")
+    msg_id = _id_of(data)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise InboundError(f"unknown message type {kind!r}: expected one of {', '.join(_FIELDS)}", msg_id)
@@ -116,12 +116,34 @@ def parse_inbound(text: str, chat_max_length: int) -> Inbound:
     return SyncMessage()
 
 
+def frame_id(text: str | None) -> str | None:
+    """The id of a frame refused before it was parsed (too big, too fast), when it has a
+    readable one, so the refusal names the frame it answers."""
+    if text is None:
+        return None
+    data = _object_of(text)
+    return None if data is None else _id_of(data)
+
+
+def _object_of(text: str) -> dict[str, Any] | None:
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _id_of(data: dict[str, Any]) -> str | None:
+    raw_id = data.get("id")
+    return raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH else None
+
+
 def _parse_chat(data: dict[str, Any], max_length: int) -> ChatMessage:
     phrase = data.get("phrase")
     if phrase is not None:
         if "text" in data:
             raise InboundError('a chat message has a "text" or a "phrase", not both')
-        if phrase not in PHRASES:
+        if not isinstance(phrase, str) or phrase not in PHRASES:
             raise InboundError(f"unknown phrase {phrase!r}: expected one of {', '.join(PHRASES)}")
         return ChatMessage(PHRASES[phrase], phrase)
     text = data.get("text")
@@ -160,10 +182,16 @@ def ack_frame(msg_id: str, version: int) -> dict[str, Any]:
 
 
 def error_frame(code: str, message: str, msg_id: str | None = None) -> dict[str, Any]:
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    """An error reply. Its texts are made writable first: a message may quote what a client
+    sent, and one character UTF-8 cannot encode would make the reply itself fail."""
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": _writable(message)}
     if msg_id is not None:
-        frame["id"] = msg_id
+        frame["id"] = _writable(msg_id)
     return frame
+
+
+def _writable(text: str) -> str:
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def room_frame(room: dict[str, Any]) -> dict[str, Any]:
