@@ -9,6 +9,7 @@ surrogate (`"\\ud800"`, which UTF-8 cannot encode), `NaN`, nesting past 1024 lev
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -91,7 +92,7 @@ def parse_inbound(text: str, chat_max_length: int) -> Inbound:
     """One client frame as a message, or `InboundError` saying what is wrong with it."""
     data = _object_of(text)
     if data is None:
-        raise InboundError("a frame is one JSON object (UTF-8 text, no lone surrogates)")
+        raise InboundError("a frame is one JSON object (UTF-8 text, no lone surrogates)", frame_id(text))
     msg_id = _id_of(data)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
@@ -122,6 +123,14 @@ def frame_id(text: str | None) -> str | None:
     if text is None:
         return None
     data = _object_of(text)
+    if data is None:
+        # Refused by orjson (a lone surrogate somewhere, NaN): the lenient reader may still
+        # find a good id in it.
+        try:
+            loose = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        data = loose if isinstance(loose, dict) else None
     return None if data is None else _id_of(data)
 
 
@@ -135,7 +144,13 @@ def _object_of(text: str) -> dict[str, Any] | None:
 
 def _id_of(data: dict[str, Any]) -> str | None:
     raw_id = data.get("id")
-    return raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH else None
+    if not isinstance(raw_id, str) or not 0 < len(raw_id) <= MAX_ID_LENGTH:
+        return None
+    try:
+        raw_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return raw_id
 
 
 def _parse_chat(data: dict[str, Any], max_length: int) -> ChatMessage:
