@@ -207,9 +207,10 @@ LOBBY_REDIS_PREFIX = os.environ.get("LOBBY_REDIS_PREFIX", "dominoes:")
 LOBBY_STATE_TTL = int(os.environ.get("LOBBY_STATE_TTL", str(24 * 3600)))
 AI_MOVE_DELAY = _env_float("AI_MOVE_DELAY", 0.8)
 LOBBY_SWEEP_SECONDS = _env_float("LOBBY_SWEEP_SECONDS", 5.0)
-# A socket whose process has not renewed its presence key (on each sweep) for this long
-# counts as gone: many sweeps, so a busy process is not mistaken for a dead one.
-LOBBY_PRESENCE_TTL = max(60, int(LOBBY_SWEEP_SECONDS * 12))
+# A seat socket counts as gone when its process has not stamped its row in the database (on
+# each sweep) for this long, by the database's clock: many sweeps, so a busy process is not
+# mistaken for a dead one (`lobby/presence.py`).
+LOBBY_PRESENCE_TTL = _env_float("LOBBY_PRESENCE_TTL", max(60.0, LOBBY_SWEEP_SECONDS * 12))
 LOBBY_GRACE_SECONDS = int(os.environ.get("LOBBY_GRACE_SECONDS", "60"))
 LOBBY_BOT_WORKERS = int(os.environ.get("LOBBY_BOT_WORKERS", "2"))
 LOBBY_MAX_FRAME = int(os.environ.get("LOBBY_MAX_FRAME", "4096"))

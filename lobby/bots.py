@@ -193,29 +193,37 @@ def sweeper_ensure() -> None:
 def _sweep_forever() -> None:
     while True:
         time.sleep(settings.LOBBY_SWEEP_SECONDS)
+        sweep_round()
+
+
+def sweep_round() -> None:
+    """One round of the periodic sweep: vouch for this process's sockets, close the seat
+    sockets of processes gone, bind again what this process holds, and find due moves.
+    Each step is logged and skipped on failure, so one fault never stops the others."""
+    from lobby.services import connections_reassert
+
+    steps = (
+        presence.process_renew,
+        sockets_reconcile,
+        lambda: connections_reassert(presence.held_seats()),
+        sweep,
+    )
+    for step in steps:
         try:
-            presence.presence_refresh()
-            sockets_reconcile()
-            sweep()
+            step()
         except Exception:
-            logger.exception("sweep failed")
+            logger.exception("a sweep step failed")
         finally:
             close_old_connections()
 
 
 def sockets_reconcile() -> int:
-    """Close, as disconnected, the seat sockets whose process died; returns how many."""
+    """Close, as disconnected, the seat sockets no live process holds; returns how many."""
     from lobby.services import connection_close
 
-    recent = timezone.now() - timedelta(days=2)
-    held = list(
-        Seat.objects.exclude(channel="")
-        .filter(room__matches__to_move__isnull=False, room__matches__moved_at__gte=recent)
-        .values_list("room__code", "channel")
-        .distinct()
-    )
-    dead = set(presence.channels_dead([channel for _code, channel in held]))
-    for code, channel in held:
+    held = list(Seat.objects.exclude(channel="").values_list("room__code", "channel", "process"))
+    dead = set(presence.channels_dead([(channel, process) for _code, channel, process in held]))
+    for code, channel, _process in held:
         if channel in dead:
             connection_close(code, channel)
     return len(dead)

@@ -40,6 +40,9 @@ class Seat(models.Model):
     token_hash = models.CharField(max_length=64, blank=True, default="", db_index=True)
     #: The channel of the newest connection; a newer one takes over.
     channel = models.CharField(max_length=128, blank=True, default="")
+    #: The name of the server process holding that connection (`ServerProcess`), empty when
+    #: unknown: its sweeps vouch for the socket (`lobby/presence.py`).
+    process = models.CharField(max_length=32, blank=True, default="")
     disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -129,3 +132,20 @@ class ActionRecord(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ValueError("the action log is append-only")
+
+
+class ServerProcess(models.Model):
+    """A server process that holds sockets, and when it last vouched for them.
+
+    Each sweep of the process stamps `beat_at` with the database's clock; the seats record
+    the process of their socket (`Seat.process`). In the database, not Redis, so losing
+    Redis' data never makes a connected player look gone (`lobby/presence.py`)."""
+
+    name = models.CharField(max_length=32, unique=True)
+    #: Host name and process id, for an operator reading the table.
+    label = models.CharField(max_length=255, blank=True, default="")
+    started_at = models.DateTimeField(auto_now_add=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"server process {self.name} ({self.label})"

@@ -19,6 +19,7 @@ from lobby.services.rooms import CODE_ALPHABET, CODE_LENGTH, code_new, room_crea
 from lobby.services.seats import (
     connection_close,
     connection_open,
+    connections_reassert,
     seat_ai_set,
     seat_claim,
     seat_clear,
@@ -37,6 +38,7 @@ __all__ = [
     "code_new",
     "connection_close",
     "connection_open",
+    "connections_reassert",
     "match_start",
     "name_clean",
     "options_resolve",

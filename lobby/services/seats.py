@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from lobby import realtime, selectors
-from lobby.errors import BadOptionError, ConflictError, UnauthorizedError
+from lobby import presence, realtime, selectors
+from lobby.errors import BadOptionError, ConflictError, RoomNotFoundError, UnauthorizedError
 from lobby.models import Room, Seat
 from lobby.services.common import (
     AI_LEVELS,
@@ -22,7 +22,7 @@ from lobby.services.common import (
 )
 
 #: What a seat holds; moving a player moves all of it, so the token follows its player.
-_OCCUPANT_FIELDS = ("name", "ai_level", "token_hash", "channel", "disconnected_at")
+_OCCUPANT_FIELDS = ("name", "ai_level", "token_hash", "channel", "process", "disconnected_at")
 
 
 def seat_claim(code: str, name: str, index: int | None = None) -> tuple[int, str]:
@@ -169,13 +169,54 @@ def connection_open(code: str, token: str | None, channel: str) -> Seat | None:
         if seat is None:
             raise UnauthorizedError("this token holds no seat in this room")
         old = seat.channel
-        seat.channel = channel
-        seat.disconnected_at = None
-        seat.save(update_fields=["channel", "disconnected_at"])
         if old and old != channel:
             transaction.on_commit(lambda: realtime.connection_notify(code, old, "lobby.replaced"))
-        room_changed(room)
+        _seat_bind(room, seat, channel)
     return seat
+
+
+def _seat_bind(room: Room, seat: Seat, channel: str) -> None:
+    """Inside a write with the room locked: `channel` holds the seat from now on. A socket of
+    this process is noted with the seat, so the process can re-assert it (`presence.py`)."""
+    mine = presence.seat_bound(channel, room.code, seat.token_hash)
+    seat.channel = channel
+    seat.process = presence.PROCESS if mine else ""
+    seat.disconnected_at = None
+    seat.save(update_fields=["channel", "process", "disconnected_at"])
+    room_changed(room)
+
+
+def connections_reassert(held: list[tuple[str, str, str]]) -> int:
+    """Bind again each seat that a socket of this process holds (`held`: room code, token
+    hash, channel) but that the database shows nobody at: another process took this one
+    for dead (it stalled past the presence timeout). Returns how many seats were bound."""
+    wanted = {(code, token_hash): channel for code, token_hash, channel in held}
+    hashes = sorted({token_hash for _code, token_hash in wanted})
+    lost: list[tuple[str, str]] = []
+    for start in range(0, len(hashes), 500):
+        batch = hashes[start : start + 500]
+        lost += Seat.objects.filter(channel="", token_hash__in=batch).values_list("room__code", "token_hash")
+    bound = 0
+    for code, token_hash in lost:
+        channel = wanted.get((code, token_hash))
+        if channel is not None and _seat_rebind(code, token_hash, channel):
+            bound += 1
+    return bound
+
+
+def _seat_rebind(code: str, token_hash: str, channel: str) -> bool:
+    with transaction.atomic():
+        try:
+            room = room_locked(code)
+        except RoomNotFoundError:
+            return False
+        seat = room.seats.filter(token_hash=token_hash, channel="").first()
+        # Still held, checked under the room's lock: a socket closing leaves `presence`
+        # before it frees its seat, so a close never lands before this bind.
+        if seat is None or not presence.holds(channel):
+            return False
+        _seat_bind(room, seat, channel)
+    return True
 
 
 def connection_close(code: str, channel: str) -> None:
@@ -186,7 +227,7 @@ def connection_close(code: str, channel: str) -> None:
     with transaction.atomic():
         room = room_locked(code)
         updated = room.seats.filter(channel=channel).update(
-            channel="", disconnected_at=timezone.now()
+            channel="", process="", disconnected_at=timezone.now()
         )
         if not updated:
             return

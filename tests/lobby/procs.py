@@ -68,6 +68,23 @@ def flush_redis_db(url: str) -> None:
         client.close()
 
 
+def drop_redis_connections(url: str) -> int:
+    """Close every client connection whose current database is the one `url` names, except
+    this call's own."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        db = int(client.connection_pool.connection_kwargs.get("db", 0))
+        me = client.client_id()
+        victims = [c["id"] for c in client.client_list() if int(c["db"]) == db and int(c["id"]) != me]
+        for victim in victims:
+            client.client_kill_filter(_id=victim)
+        return len(victims)
+    finally:
+        client.close()
+
+
 def with_redis_db(url: str, db: int) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, parts.fragment))
@@ -90,6 +107,11 @@ class Stores:
     def flush_redis(self) -> None:
         """Lose every key and queued message in our Redis database, as a Redis restart would."""
         flush_redis_db(self.redis_url)
+
+    def drop_redis_connections(self) -> int:
+        """Close every client connection to our Redis database (pub/sub included), as a Redis
+        restart does; returns how many. Connections to other databases are left alone."""
+        return drop_redis_connections(self.redis_url)
 
     def close(self) -> None:
         for kind, handle in reversed(self._cleanups):
@@ -138,8 +160,11 @@ def _start_private_redis(workdir: Path) -> tuple[str, subprocess.Popen[bytes]]:
     return f"redis://127.0.0.1:{port}/0", proc
 
 
-def open_stores(database: str | None = None, redis_url: str | None = None) -> Stores:
-    """Provision the stores from the environment (DATABASE_URL, REDIS_URL) unless given."""
+def open_stores(
+    database: str | None = None, redis_url: str | None = None, redis_db: int = OWN_REDIS_DB
+) -> Stores:
+    """Provision the stores from the environment (DATABASE_URL, REDIS_URL) unless given; on
+    the Redis of REDIS_URL, database `redis_db`, which a test module that flushes it owns."""
     workdir = Path(tempfile.mkdtemp(prefix="dominoes-procs-"))
     cleanups: list[tuple[str, object]] = []
     base = database if database is not None else os.environ.get("DATABASE_URL", "")
@@ -150,7 +175,7 @@ def open_stores(database: str | None = None, redis_url: str | None = None) -> St
         database_url = f"sqlite:///{workdir / 'db.sqlite3'}"
     given_redis = redis_url if redis_url is not None else os.environ.get("REDIS_URL", "")
     if given_redis:
-        redis_url = with_redis_db(given_redis, OWN_REDIS_DB)
+        redis_url = with_redis_db(given_redis, redis_db)
     else:
         redis_url, proc = _start_private_redis(workdir)
         cleanups.append(("redis_server", proc))
