@@ -10,8 +10,8 @@ sweep period.
 
 The processes run with a short sweep period and presence timeout, and rooms with no grace
 period, so any seat wrongly taken for away would be played for within a fraction of a
-second. Redis database 10 belongs to this module (procs.py: 13 is the other multi-process
-tests', 12 the browser suite's, 11 a serve test's).
+second. Redis database 9 belongs to this module (13 is the other multi-process tests', 12
+the browser suite's, 11 a serve test's, 10 the other fault tests').
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from tests.lobby.procs import LOAD_LIMITS, Daphne, Stores, daphne_group, open_st
 
 pytestmark = pytest.mark.multiprocess
 
-REDIS_DB = 10
+REDIS_DB = 9
 SWEEP = 0.2
 PRESENCE_TTL = 2.0
 WAIT = 15.0
