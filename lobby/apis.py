@@ -30,6 +30,7 @@ HTTP_STATUS = {
     "not_your_turn": 409,
     "stale_version": 409,
     "rate_limited": 429,
+    "id_reused": 409,
     "internal_error": 500,
 }
 

@@ -192,8 +192,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _refuse(self, code: str, message: str, close_code: int, *, reason: bool = False) -> None:
         """Accept (if not yet), say why in an `error` frame and close with `close_code`: a
         browser reads a close code, never why a handshake failed. With `reason`, the close
-        frame says it too (a cap or a flood, whose `error` frame a client may not read). The
-        places, presence and seat binding this socket took are given back now."""
+        frame says it too (a cap or a flood), where the server passes a reason on (daphne 4
+        does not: the `error` frame is what says it there). The places, presence and seat
+        binding this socket took are given back now."""
         with contextlib.suppress(Exception):
             if not self.accepted:
                 self.accepted = True

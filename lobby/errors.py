@@ -51,3 +51,9 @@ class StaleVersionError(LobbyError):
 
 class RateLimitedError(LobbyError):
     code = "rate_limited"
+
+
+class IdReusedError(LobbyError):
+    """An action id this seat already used for another action: ids are bound to actions."""
+
+    code = "id_reused"

@@ -61,12 +61,15 @@ _ROOM_SQL = f"SELECT {_columns(Room, 'r')} FROM {_ROOM} r WHERE r.code = %s"
 _AI_MAY_PLAY = f"""EXISTS (SELECT 1 FROM {_SEAT} s WHERE s.room_id = {{room}}
           AND (s.ai_level <> '' OR (s.channel = '' AND s.token_hash <> '')))"""
 
-# `seen_seq`: the version this seat's client id made if it was accepted before.
+# `seen_seq`: the version this seat's client id made if it was accepted before, and
+# `seen_action`: the action it was accepted with (an id is bound to its action).
+_SEEN = f"""(SELECT a.{{column}} FROM {_ACTION} a WHERE a.match_id = m.id AND a.seat = %s
+          AND a.client_id = %s AND a.client_id <> '' LIMIT 1)"""
 _MATCH_SQL = f"""
 SELECT {_columns(Match, "m")},
   {_AI_MAY_PLAY.format(room="m.room_id")} AS ai_may_play,
-  (SELECT a.seq FROM {_ACTION} a WHERE a.match_id = m.id AND a.seat = %s
-          AND a.client_id = %s AND a.client_id <> '' LIMIT 1) AS seen_seq
+  {_SEEN.format(column="seq")} AS seen_seq,
+  {_SEEN.format(column="action")} AS seen_action
 FROM {_MATCH} m WHERE m.room_id = (SELECT id FROM {_ROOM} WHERE code = %s)
 ORDER BY m.number DESC LIMIT 1
 """
@@ -162,6 +165,9 @@ def _match_of(rows: list[tuple[Any, ...]], room: Room) -> Match | None:
     width = len(Match._meta.concrete_fields)
     match.ai_may_play = bool(row[width])  # type: ignore[attr-defined]
     match.seen_seq = row[width + 1]  # type: ignore[attr-defined]
+    seen = row[width + 2]
+    # PostgreSQL's driver gives jsonb decoded; SQLite gives the stored text.
+    match.seen_action = json.loads(seen) if isinstance(seen, str) else seen  # type: ignore[attr-defined]
     match.room = room
     return match
 
@@ -221,19 +227,19 @@ def prepared_path() -> bool:
 @contextlib.contextmanager
 def locked(code: str, seat: int, client_id: str) -> Iterator[ActionRows]:
     """The room by code with its row locked until the block ends, and its current match
-    with `seen_seq` and `ai_may_play`. Leaving the block commits what was appended; an
-    error rolls everything back. Raises RoomNotFoundError."""
+    with `seen_seq`, `seen_action` and `ai_may_play`. Leaving the block commits what was
+    appended; an error rolls everything back. Raises RoomNotFoundError."""
     if not prepared_path():
         with transaction.atomic():
             lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
             with connection.cursor() as cursor:
                 cursor.execute(_ROOM_SQL + lock, [code])
                 room = _room_of(cursor.fetchall())
-                cursor.execute(_MATCH_SQL, [seat, client_id, code])
+                cursor.execute(_MATCH_SQL, [seat, client_id, seat, client_id, code])
                 match = _match_of(cursor.fetchall(), room)
             yield ActionRows(room, match, deferred=False)
         return
-    cursor = _begun(_BEGIN, [code, seat, client_id, code])
+    cursor = _begun(_BEGIN, [code, seat, client_id, seat, client_id, code])
     with cursor:
         try:
             cursor.nextset()

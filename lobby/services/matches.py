@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors, state_cache
 from lobby.background import background
-from lobby.errors import ConflictError, NotYourTurnError, StaleVersionError
+from lobby.errors import ConflictError, IdReusedError, NotYourTurnError, StaleVersionError
 from lobby.models import Match, Room, Seat
 from lobby.services import action_rows
 from lobby.services.common import host_verify, room_changed, room_info_send, room_locked
@@ -82,8 +83,9 @@ def action_submit(
     """Apply one action of `seat` (bound by the server, never read from a message).
 
     Raises NotYourTurnError, StaleVersionError, IllegalAction (MalformedAction) or ConflictError, and
-    then nothing was written. A `client_id` already accepted for this seat is acknowledged
-    with the version it made, and not applied again.
+    then nothing was written. A `client_id` already accepted for this seat with the same
+    action is acknowledged with the version it made, and not applied again; with another
+    action it raises IdReusedError.
     """
     if action_rows.prepared_path():
         ack = _submit_held(
@@ -97,6 +99,10 @@ def action_submit(
             raise ConflictError("the match has not started yet")
         seen = getattr(match, "seen_seq", None)
         if seen is not None:
+            if not _same_action(getattr(match, "seen_action", None), action):
+                raise IdReusedError(
+                    f"the id {client_id!r} was already used for another action: send a fresh id"
+                )
             return Ack(seen, duplicate=True)
         if expected_version is not None and expected_version != match.version:
             raise StaleVersionError(
@@ -123,6 +129,18 @@ def action_submit(
     if room_shown:
         room_info_send(room, match)
     return Ack(match.version, duplicate=False)
+
+
+def _same_action(stored: object, action: object) -> bool:
+    """Whether `action` is the action stored under an id: the same canonical form, as
+    JSON gives it back. An id is bound to its action: resending it is a retry, which is
+    acknowledged; the same id with another action is refused, never acknowledged as if
+    it had been played."""
+    try:
+        canonical = normalise_action(action)
+    except IllegalAction:
+        return False
+    return bool(json.loads(json.dumps(canonical)) == stored)
 
 
 def _submit_held(
