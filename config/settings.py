@@ -212,6 +212,9 @@ LOBBY_SWEEP_SECONDS = _env_float("LOBBY_SWEEP_SECONDS", 5.0)
 # mistaken for a dead one (`lobby/presence.py`).
 LOBBY_PRESENCE_TTL = _env_float("LOBBY_PRESENCE_TTL", max(60.0, LOBBY_SWEEP_SECONDS * 12))
 LOBBY_GRACE_SECONDS = int(os.environ.get("LOBBY_GRACE_SECONDS", "60"))
+# A match that no human has been connected to for this long pauses: no AI seat, stand-in or
+# turn timer moves until a player comes back (0: never pauses).
+LOBBY_PAUSE_SECONDS = _env_float("LOBBY_PAUSE_SECONDS", 600.0)
 LOBBY_BOT_WORKERS = int(os.environ.get("LOBBY_BOT_WORKERS", "2"))
 LOBBY_MAX_FRAME = int(os.environ.get("LOBBY_MAX_FRAME", "4096"))
 LOBBY_MESSAGE_RATE = _env_float("LOBBY_MESSAGE_RATE", 10.0)

@@ -89,7 +89,10 @@ def _due_now(code: str) -> tuple[Room, Match, Seat, Due] | None:
     match = selectors.match_current(room)
     if match is None or match.is_over or match.to_move is None:
         return None
-    seat = room.seats.get(index=match.to_move)
+    seats = list(room.seats.all())
+    if selectors.table_paused(seats, timezone.now()):
+        return None
+    seat = next(s for s in seats if s.index == match.to_move)
     due = move_due(room, seat, match)
     return None if due is None else (room, match, seat, due)
 
@@ -231,16 +234,25 @@ def sockets_reconcile() -> int:
 
 def sweep() -> int:
     """Check every room where a move may be due: the seat to move is an AI or a human with
-    no socket, or a turn timer runs. Returns how many rooms were checked."""
-    recent = timezone.now() - timedelta(days=2)
+    no socket, or a turn timer runs, and the match is not paused. Returns how many rooms
+    were checked."""
+    now = timezone.now()
+    recent = now - timedelta(days=2)
     mover = Seat.objects.filter(room=OuterRef("room"), index=OuterRef("to_move")).filter(
         ~Q(ai_level="") | (Q(channel="") & ~Q(token_hash=""))
     )
-    codes = list(
-        Match.objects.filter(to_move__isnull=False, moved_at__gte=recent)
-        .filter(Exists(mover) | Q(room__turn_seconds__isnull=False))
-        .values_list("room__code", flat=True)
+    matches = Match.objects.filter(to_move__isnull=False, moved_at__gte=recent).filter(
+        Exists(mover) | Q(room__turn_seconds__isnull=False)
     )
+    if settings.LOBBY_PAUSE_SECONDS > 0:
+        # `selectors.pause_at` in SQL: a human connected, or one who left too lately.
+        humans = Seat.objects.filter(room=OuterRef("room")).exclude(token_hash="")
+        left_after = now - timedelta(seconds=settings.LOBBY_PAUSE_SECONDS)
+        here = humans.filter(
+            ~Q(channel="") | Q(disconnected_at__isnull=True) | Q(disconnected_at__gt=left_after)
+        )
+        matches = matches.filter(Exists(here) | ~Exists(humans))
+    codes = list(matches.values_list("room__code", flat=True))
     for code in codes:
         room_check(code)
     return len(codes)

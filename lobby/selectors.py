@@ -5,9 +5,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -115,13 +117,35 @@ def standin_deadline(room: Room, seat: Seat) -> Any:
     return seat.disconnected_at + timedelta(seconds=room.grace_seconds)
 
 
+def pause_at(seats: Iterable[Seat]) -> datetime | None:
+    """When a table that no human is connected to pauses: `LOBBY_PAUSE_SECONDS` after the
+    last of them left. None while one is connected (or the pause is off): then AI seats,
+    stand-ins and the turn timer play on. Paused, nobody is played for, so a table every
+    human has left does not burn the server's time to its end."""
+    if settings.LOBBY_PAUSE_SECONDS <= 0:
+        return None
+    humans = [seat for seat in seats if seat.is_human]
+    if not humans or any(seat.is_connected or seat.disconnected_at is None for seat in humans):
+        return None
+    left = max(seat.disconnected_at for seat in humans if seat.disconnected_at is not None)
+    return left + timedelta(seconds=settings.LOBBY_PAUSE_SECONDS)
+
+
+def table_paused(seats: Iterable[Seat], now: datetime) -> bool:
+    at = pause_at(seats)
+    return at is not None and at <= now
+
+
 def room_info(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """Everything the room page shows, for anyone holding the link. No token, no tile.
 
     `match` and `seats` (in index order) save queries when the caller holds them already."""
     now = timezone.now()
+    seat_rows = list(room.seats.order_by("index") if seats is None else seats)
+    match = match or match_current(room)
+    paused = match is not None and not match.is_over and table_paused(seat_rows, now)
     rows = []
-    for seat in room.seats.order_by("index") if seats is None else seats:
+    for seat in seat_rows:
         deadline = standin_deadline(room, seat)
         rows.append(
             {
@@ -132,14 +156,13 @@ def room_info(room: Room, match: Match | None = None, seats: list[Seat] | None =
                 "free": seat.is_free,
                 "connected": seat.is_connected if seat.is_human else None,
                 "standin_at": deadline.isoformat() if deadline else None,
-                "standin": bool(deadline and deadline <= now),
+                "standin": bool(deadline and deadline <= now and not paused),
             }
         )
-    match = match or match_current(room)
     match_info = None
     if match is not None:
         turn_deadline = None
-        if room.turn_seconds and not match.is_over:
+        if room.turn_seconds and not match.is_over and not paused:
             turn_deadline = (match.moved_at + timedelta(seconds=room.turn_seconds)).isoformat()
         match_info = {
             "number": match.number,
@@ -163,6 +186,7 @@ def room_info(room: Room, match: Match | None = None, seats: list[Seat] | None =
         "revision": room.revision,
         "started": match is not None,
         "playing": match is not None and not match.is_over,
+        "paused": paused,
         "match": match_info,
         "seats": rows,
     }

@@ -74,6 +74,9 @@ class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
     revision = serializers.IntegerField(help_text="counts the room's changes: the newer, the higher")
     started = serializers.BooleanField()
     playing = serializers.BooleanField()
+    paused = serializers.BooleanField(
+        help_text="no player has been connected to the match for a while: nothing moves until one returns"
+    )
     match = MatchInfo(allow_null=True)
     seats = SeatInfo(many=True)
     you = serializers.IntegerField(allow_null=True, help_text="the seat of the bearer token, if any")

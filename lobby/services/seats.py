@@ -3,12 +3,13 @@ hold a seat."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from lobby import presence, realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, RoomNotFoundError, UnauthorizedError
-from lobby.models import Room, Seat
+from lobby.models import Match, Room, Seat
 from lobby.services.common import (
     AI_LEVELS,
     host_verify,
@@ -165,19 +166,27 @@ def connection_open(code: str, token: str | None, channel: str) -> Seat | None:
         return None
     with transaction.atomic():
         room = room_locked(code)
-        seat = selectors.seat_for_token(room, token)
+        seats = list(room.seats.all())
+        seat = selectors.seat_for_token(room, token, seats)
         if seat is None:
             raise UnauthorizedError("this token holds no seat in this room")
         old = seat.channel
         if old and old != channel:
             transaction.on_commit(lambda: realtime.connection_notify(code, old, "lobby.replaced"))
-        _seat_bind(room, seat, channel)
+        _seat_bind(room, seats, seat, channel)
     return seat
 
 
-def _seat_bind(room: Room, seat: Seat, channel: str) -> None:
+def _seat_bind(room: Room, seats: list[Seat], seat: Seat, channel: str) -> None:
     """Inside a write with the room locked: `channel` holds the seat from now on. A socket of
-    this process is noted with the seat, so the process can re-assert it (`presence.py`)."""
+    this process is noted with the seat, so the process can re-assert it (`presence.py`).
+
+    A player coming back to a paused match resumes it: the turn clock starts again (the
+    match's `moved_at`), so neither the turn timer nor a stand-in's long-passed deadline
+    plays for the seat to move the moment the table wakes."""
+    now = timezone.now()
+    if selectors.table_paused(seats, now):
+        Match.objects.filter(room=room, to_move__isnull=False).update(moved_at=now)
     mine = presence.seat_bound(channel, room.code, seat.token_hash)
     seat.channel = channel
     seat.process = presence.PROCESS if mine else ""
@@ -210,12 +219,13 @@ def _seat_rebind(code: str, token_hash: str, channel: str) -> bool:
             room = room_locked(code)
         except RoomNotFoundError:
             return False
-        seat = room.seats.filter(token_hash=token_hash, channel="").first()
+        seats = list(room.seats.all())
+        seat = next((s for s in seats if s.token_hash == token_hash and not s.channel), None)
         # Still held, checked under the room's lock: a socket closing leaves `presence`
         # before it frees its seat, so a close never lands before this bind.
         if seat is None or not presence.holds(channel):
             return False
-        _seat_bind(room, seat, channel)
+        _seat_bind(room, seats, seat, channel)
     return True
 
 
@@ -232,12 +242,17 @@ def connection_close(code: str, channel: str) -> None:
         if not updated:
             return
         grace = room.grace_seconds
+        # The last player gone: when the match pauses, the table is told (`pause_at`).
+        pause = settings.LOBBY_PAUSE_SECONDS
+        last = pause > 0 and not room.seats.exclude(token_hash="").exclude(channel="").exists()
 
         def later() -> None:
             from lobby import bots
 
             bots.room_check(code)
             bots.room_check_at(code, grace)
+            if last:
+                bots.room_check_at(code, pause)
 
         transaction.on_commit(later)
         room_changed(room)
