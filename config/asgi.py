@@ -10,7 +10,11 @@ from config.http_handler import OneHopASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
-django_asgi_app = OneHopASGIHandler()
+from django.conf import settings  # noqa: E402
+
+from config.body_limit import BodyLimit  # noqa: E402
+
+django_asgi_app = BodyLimit(OneHopASGIHandler(), settings.HTTP_MAX_BODY)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
@@ -17,6 +19,7 @@ from rest_framework.views import APIView
 from games.engine import IllegalAction, get_rules, names
 from lobby import links, match_records, selectors, serializers, services
 from lobby.errors import BadOptionError, LobbyError
+from lobby.parsers import BodyTooLarge
 from lobby.protocol import error_of
 from lobby.throttles import RoomCreateThrottle, SeatJoinThrottle
 
@@ -29,6 +32,7 @@ HTTP_STATUS = {
     "conflict": 409,
     "not_your_turn": 409,
     "stale_version": 409,
+    "too_large": 413,
     "rate_limited": 429,
     "id_reused": 409,
     "internal_error": 500,
@@ -56,7 +60,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         field, message = _first_error(exc.detail)
         return Response({"code": "malformed", "detail": f"{field}: {message}", "field": field}, status=400)
     if isinstance(exc, exceptions.ParseError):
-        return Response({"code": "malformed", "detail": "the body is not valid JSON"}, status=400)
+        return Response({"code": "malformed", "detail": str(exc.detail)}, status=400)
+    if isinstance(exc, (BodyTooLarge, RequestDataTooBig)):
+        detail = f"a request body is at most {settings.HTTP_MAX_BODY} bytes"
+        return Response({"code": "too_large", "detail": detail}, status=413)
     if isinstance(exc, exceptions.APIException):
         return Response({"code": "malformed", "detail": str(exc.detail)}, status=exc.status_code)
     if isinstance(exc, (LobbyError, IllegalAction)):
