@@ -22,6 +22,19 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 
 
+#: daphne's own limits (docs/server.md): frames over 64 KiB dropped before the server reads
+#: them; an HTTP request the application has not answered in 30 s gets 503; a WebSocket
+#: handshake the application has not accepted in 10 s is dropped; an idle socket is pinged
+#: every 20 s and closed when 30 s pass without an answer. docker-compose.yml passes the same.
+DAPHNE_LIMITS = [
+    "--websocket-max-message-size", "65536",
+    "--http-timeout", "30",
+    "--websocket_connect_timeout", "10",
+    "--ping-interval", "20",
+    "--ping-timeout", "30",
+]
+
+
 def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
     result = subprocess.run([str(a) for a in args], cwd=ROOT, env=env, check=False)
     if result.returncode != 0:
@@ -65,7 +78,7 @@ def serve(argv: list[str]) -> None:
     run(PYTHON, "manage.py", "collectstatic", "--noinput", "-v", "0")
     print(serve_message(site), flush=True)
     daphne = str(BIN / "daphne")
-    limits = ["--websocket-max-message-size", "65536"]
+    limits = DAPHNE_LIMITS
     bind = site.bind.strip("[]")
     env = {**os.environ, "HOST": site.bind, "PORT": str(site.port)}
     os.execve(

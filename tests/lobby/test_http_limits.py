@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +23,7 @@ from hypothesis import strategies as st
 from lobby.parsers import nested_deeper
 from tests.lobby.faults import call, servers
 from tests.lobby.helpers import api, room_setup
-from tests.lobby.procs import Daphne
+from tests.lobby.procs import Daphne, Haproxy, Stores
 
 SURROGATES = st.sampled_from(["\ud800", "\udfff", "x\udc80"])
 texts = st.text(max_size=10) | SURROGATES
@@ -105,9 +107,14 @@ def test_nested_deeper_counts_levels_as_json_nests_them(value: Any, limit: int) 
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Daphne]:
-    with servers(1, {"THROTTLE_ROOM_CREATE": "100000/minute"}) as (_, (one,)):
-        yield one
+def group() -> Iterator[tuple[Stores, list[Daphne]]]:
+    with servers(1, {"THROTTLE_ROOM_CREATE": "100000/minute"}) as made:
+        yield made
+
+
+@pytest.fixture
+def server(group: tuple[Stores, list[Daphne]]) -> Daphne:
+    return group[1][0]
 
 
 def raw_request(port: int, head: bytes, chunks: list[bytes]) -> bytes:
@@ -146,3 +153,40 @@ async def test_multiprocess_oversized_and_deep_bodies_are_refused_by_the_real_se
         call, server.url, "POST", "/api/rooms/", {"game": "draw", "players": 2, "name": "A"}
     )
     assert status == 201, body
+
+
+def trickle(port: int, seconds: float) -> tuple[float, bytes]:
+    """Send a request's headers a byte a second, never ending them; how long until the
+    other end answered or closed, and what it answered."""
+    started = time.monotonic()
+    head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as sock:
+        sock.settimeout(1.0)
+        for byte in head:
+            try:
+                sock.sendall(bytes([byte]))
+                got = sock.recv(4096)
+            except TimeoutError:
+                got = None
+            except OSError:
+                return time.monotonic() - started, b""
+            if got is not None:
+                return time.monotonic() - started, got
+            if time.monotonic() - started > seconds:
+                break
+    return time.monotonic() - started, b"(still open)"
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
+async def test_multiprocess_headers_sent_a_byte_at_a_time_are_cut_off_by_the_proxy(group):
+    """The compose chain's proxy gives a client 10 s for its headers (deploy/haproxy.cfg);
+    without it a client sending a byte now and then held a connection for ever."""
+    stores, (one,) = group
+    proxy = await asyncio.to_thread(Haproxy.start, stores.workdir, {"web1": one.port, "web2": one.port})
+    try:
+        took, answer = await asyncio.to_thread(trickle, proxy.port, 30)
+    finally:
+        proxy.stop()
+    assert answer != b"(still open)"
+    assert 9 <= took <= 15, took
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:100]
