@@ -36,6 +36,10 @@ LOAD_LIMITS = {
     "THROTTLE_SEAT_JOIN": "100000/minute",
     "LOBBY_MESSAGE_RATE": "1000",
     "LOBBY_MESSAGE_BURST": "1000",
+    # Its sockets all come from 127.0.0.1, and a view it misses is asked for with `sync`.
+    "LOBBY_ADDRESS_CONNECTIONS": "100000",
+    "LOBBY_SYNC_RATE": "1000",
+    "LOBBY_SYNC_BURST": "1000",
 }
 
 
