@@ -1,5 +1,7 @@
 // Tiles drawn as SVG with pips. Sets above double-nine colour their pips by number, as printed
-// sets do, because counts past nine are hard to read at a glance.
+// sets do, because counts past nine are hard to read at a glance. Every pip colour keeps at
+// least 5:1 against the tile's face (3:1 is the bar for graphics); the count itself is never
+// told by colour alone.
 
 const NS = "http://www.w3.org/2000/svg";
 const UNIT = 40; // one half-tile is UNIT x UNIT in SVG units
@@ -19,9 +21,9 @@ const CLASSIC = {
 };
 
 export const PIP_COLOURS = [
-  "#222", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-  "#bcbd22", "#ff7f0e", "#393b79", "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d",
-  "#31a354", "#756bb1", "#636363",
+  "#222222", "#1f5f9e", "#1e7b1e", "#b3261e", "#6a3d9a", "#7a4a2a", "#b0267a", "#0f6f7f",
+  "#6b6b00", "#b34700", "#393b79", "#4d6b1f", "#843c39", "#7b4173", "#2f6fb0", "#a64b00",
+  "#1f7a4f", "#5b4fa0", "#555555",
 ];
 
 /** Pip centres for `n` in a unit square (0..1), rows of up to 3 (or 4 past twelve). */
@@ -45,6 +47,12 @@ function el(name, attrs) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
+}
+
+/** One name per tile whichever way round it lies: "4-6" for [6, 4] and [4, 6]. */
+export function tileKey(tile) {
+  const [a, b] = tile;
+  return a <= b ? `${a}-${b}` : `${b}-${a}`;
 }
 
 export function tileLabel(tile) {
