@@ -4,8 +4,10 @@
 import { freeSeat, getRoom, moveSeat, rematch, setSeatAI, startMatch, takeSeat, updateRoom } from "./api.js";
 import { RoomSocket } from "./socket.js";
 import {
-  forgetRoomSeat, profile, recordMatch, roomHistory, roomSeat, saveProfile, saveRoomHistory, saveRoomSeat,
+  forgetRoomSeat, prefs, profile, recordMatch, roomHistory, roomSeat, savePrefs, saveProfile, saveRoomHistory,
+  saveRoomSeat,
 } from "./store.js";
+import { TurnAlert, askNotifications, notificationState } from "./alerts.js";
 import { lobbyStatus, renderLobbySeats, seatsHelp } from "./lobby.js";
 import { setupShare } from "./share.js";
 import { GRACE_CHOICES, GRACE_DEFAULT, TURN_CHOICES, decode, durationLabel, fillDuration } from "./timing.js";
@@ -18,6 +20,7 @@ import * as ends from "./table/ends.js";
 import * as chicken from "./table/chicken.js";
 
 const { h, seatName, sideName, topOf } = common;
+const alert = new TurnAlert(document.title);
 const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const setNames = JSON.parse(document.getElementById("set-names").textContent);
@@ -51,6 +54,8 @@ const ctx = {
   /** A word for this browser alone, shown before the lobby's status until its next request. */
   note: "",
   act,
+  /** Draw the table again from scratch (after a resize; also what a first state costs). */
+  redraw: () => redraw(),
 };
 window.dominoes = ctx; // for the console and for tests that want to read the state
 
@@ -233,7 +238,12 @@ function onRoom() {
   const g = games.find((x) => x.name === room.game);
   const title = `${g ? g.title : room.game}, ${room.players} players`;
   $("room-game").textContent = `· ${title}`;
-  $("table-title").textContent = title;
+  if ($("table-title").textContent !== title) {
+    $("table-title").textContent = title;
+    alert.setBase(`${title} · Dominoes`);
+    $("print-heading").textContent = `${title} · score sheet printed ${new Date().toLocaleDateString(undefined,
+      { year: "numeric", month: "long", day: "numeric" })} · room ${code}`;
+  }
   const role = renderLobby();
   const free = room.seats.filter((s) => s.free).length;
   $("join").hidden = role !== "visitor";
@@ -258,7 +268,7 @@ function onRoom() {
   h("dt", { text: "Turn timer" }), h("dd", { text: durationLabel(room.turn_seconds ?? null) }));
   if (ctx.view) {
     common.renderSeats(ctx, $("table-seats"));
-    common.renderPlayersBar(ctx, $("players-bar"));
+    if (tableOf(ctx.view).showsPlayers !== false) common.renderPlayersBar(ctx, $("players-bar"));
     renderRematch();
   }
 }
@@ -285,11 +295,15 @@ function remember(view) {
   }
   const last = view.last_hand;
   if (last && !hist.hands[last.number]) {
-    hist.hands[last.number] = { number: last.number, points: common.handPoints(view, last),
+    hist.hands[last.number] = { number: last.number, points: common.handPoints(tableOf(view), view, last),
       label: last.engine ? `${last.engine[0]}-${last.engine[1]}` : `${last.number + 1}` };
     changed = true;
   }
   if (changed) saveRoomHistory(code, hist);
+}
+
+function tableOf(view) {
+  return TABLES[view.game] || ends;
 }
 
 function onState(msg) {
@@ -305,8 +319,13 @@ function onState(msg) {
   if (msg.view.seat !== undefined && msg.view.seat !== null) ctx.seat = msg.view.seat;
   remember(msg.view);
   if (fresh) ctx.chosen = null;
-  $("lobby").hidden = true;
-  $("table").hidden = false;
+  if (!document.body.classList.contains("at-table")) {
+    $("lobby").hidden = true;
+    $("table").hidden = false;
+    document.body.classList.add("at-table");
+    window.scrollTo(0, 0); // the lobby may have been scrolled: the table starts at the top
+    measure();
+  }
   document.body.dataset.game = msg.view.game;
   renderTable();
   if (msg.view.match_over && msg.view.result) {
@@ -343,68 +362,142 @@ function playOn(end) {
   if (a) act(a);
 }
 
+function isMine() {
+  const view = ctx.view;
+  return !!view && ctx.seat !== null && view.to_move === ctx.seat && !view.match_over && (view.legal || []).length > 0;
+}
+
 function statusText() {
   const view = ctx.view;
-  const table = TABLES[view.game] || ends;
   if (view.match_over) {
     const r = view.result || {};
-    return r.winner === null || r.winner === undefined ? "The match is over: a tie." : `The match is over: ${sideName(ctx, r.winner)} win${(view.teams?.[r.winner] || []).length > 1 ? "" : "s"}.`;
+    return r.winner === null || r.winner === undefined ? "The match is over: a tie."
+      : `The match is over: ${sideName(ctx, r.winner)} win${(view.teams?.[r.winner] || []).length > 1 ? "" : "s"}.`;
   }
-  if (ctx.seat !== null && view.to_move === ctx.seat) return table.statusWhy(ctx);
+  if (ctx.seat !== null && view.to_move === ctx.seat) return tableOf(view).statusWhy(ctx);
   const s = ctx.room?.seats?.[view.to_move];
   const why = s?.ai ? " (AI)" : s && s.human && s.connected === false ? " (away: an AI will stand in)" : "";
   return `Waiting for ${seatName(ctx, view.to_move)}${why} to play.`;
 }
 
-function renderHand() {
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** The status bar: whose turn and why, the "Your turn" banner, and the last move in one line. */
+function renderStatus(table, last) {
+  const mine = isMine();
+  const bar = $("status-bar");
+  bar.classList.toggle("mine", mine);
+  $("turn-flag").hidden = !mine;
+  setText($("status-text"), statusText());
+  setText($("last-move"), last.text);
+  alert.update(mine, statusText(), `turn-${code}`);
+}
+
+/** The hand: one button per tile, kept from one state to the next and only changed as needed. */
+function renderHand(table) {
   const view = ctx.view;
   const box = $("hand");
   if (!view.hand) {
-    box.replaceChildren(h("span", { class: "hint", text: "You are watching: spectators see no hands." }));
+    if (box.dataset.mode !== "watch") {
+      box.dataset.mode = "watch";
+      box.replaceChildren(h("span", { class: "hint", text: "You are watching: spectators see no hands." }));
+    }
     return;
+  }
+  if (box.dataset.mode !== "hand") {
+    box.dataset.mode = "hand";
+    box.replaceChildren();
+    ctx.handButtons = new Map();
   }
   const top = topOf(view);
   const legal = legalPlays();
   // Grouped by suit as players hold them: highest number first, then the other end.
   const sorted = [...view.hand].sort((a, b) => Math.max(...b) - Math.max(...a) || Math.min(...b) - Math.min(...a));
-  box.replaceChildren(...sorted.map((tile) => {
+  const buttons = ctx.handButtons;
+  const keep = new Set();
+  const order = sorted.map((tile) => {
+    const key = `${tile[0]}-${tile[1]}`;
+    keep.add(key);
+    let b = buttons.get(key);
+    if (!b || b.top !== top) {
+      const node = h("button", { type: "button", class: "tile-button", "data-tile": key, onclick: () => onTile(tile) },
+        tileSVG([Math.max(...tile), Math.min(...tile)], { top, size: 88, vertical: true }));
+      b = { node, top, state: "" };
+      buttons.set(key, b);
+    }
     const ok = legal.some((a) => same(a.tile, tile)) && !ctx.waiting;
-    const chosen = ctx.chosen && same(ctx.chosen, tile);
-    const ends = legal.filter((a) => same(a.tile, tile)).map((a) => a.end).filter(Boolean);
-    const b = h("button", { type: "button", class: `tile-button${ok ? " legal" : ""}${chosen ? " chosen" : ""}`,
-      "data-tile": `${tile[0]}-${tile[1]}`, "aria-pressed": chosen ? "true" : "false", "aria-disabled": ok ? null : "true",
-      "aria-label": `${tileLabel(tile)}${ok ? (ends.length > 1 ? ", playable on " + ends.join(" or ") : ", playable") : ""}`,
-      onclick: () => ok && chooseTile(tile) }, tileSVG(tile, { top, size: top > 9 ? 76 : 64 }));
-    return b;
-  }));
+    const chosen = !!ctx.chosen && same(ctx.chosen, tile);
+    const tileEnds = legal.filter((a) => same(a.tile, tile)).map((a) => a.end).filter(Boolean);
+    const mark = table.handMark?.(ctx, tile) || null;
+    const state = `${ok}|${chosen}|${tileEnds.join(",")}|${mark}`;
+    if (b.state !== state) {
+      b.state = state;
+      const n = b.node;
+      n.className = `tile-button${ok ? " legal" : ""}${chosen ? " chosen" : ""}${mark ? ` ${mark}` : ""}`;
+      n.setAttribute("aria-pressed", chosen ? "true" : "false");
+      if (ok) n.removeAttribute("aria-disabled");
+      else n.setAttribute("aria-disabled", "true");
+      const where = tileEnds.length > 1 ? `, playable on ${tileEnds.map((e) => common.endName(table, ctx, e)).join(" or ")}` : ", playable";
+      n.setAttribute("aria-label", `${tileLabel(tile)}${mark ? `, ${mark}` : ""}${ok ? where : ""}`);
+      n.querySelector(".trump-mark")?.remove();
+      if (mark) n.append(h("span", { class: "trump-mark", "aria-hidden": "true", text: mark }));
+    }
+    return b.node;
+  });
+  for (const [key, b] of buttons) {
+    if (!keep.has(key)) {
+      b.node.remove();
+      buttons.delete(key);
+    }
+  }
+  order.forEach((node, i) => {
+    if (box.children[i] !== node) box.insertBefore(node, box.children[i] || null);
+  });
 }
 
-function renderEndChoice() {
+function onTile(tile) {
+  const ok = legalPlays().some((a) => same(a.tile, tile)) && !ctx.waiting;
+  if (ok) chooseTile(tile);
+}
+
+function renderEndChoice(table) {
   const box = $("end-choice");
   const ts = targets();
+  const key = ts.length ? `${ctx.chosen}|${ts.join(",")}` : "";
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   box.hidden = !ts.length;
   box.replaceChildren(...(ts.length ? [h("span", { text: `Play ${tileLabel(ctx.chosen)} on: ` }),
     ...ts.map((end) => {
       const e = (ctx.view.ends || []).find((x) => x.id === end);
       return h("button", { type: "button", class: "primary", "data-end": end, onclick: () => playOn(end),
-        text: `${common.endName(end, ctx)}${e ? ` (${e.value})` : ""}` });
+        text: `${common.endName(table, ctx, end)}${e ? ` (${e.value})` : ""}` });
     }), h("button", { type: "button", onclick: () => { ctx.chosen = null; renderTable(); }, text: "Cancel" })] : []));
 }
 
-function renderActions() {
+const LABELS = { draw: "Draw a tile", pass: "Pass", end_turn: "End my turn" };
+
+function renderActions(table) {
   const box = $("actions");
   const legal = ctx.view.legal || [];
-  const table = TABLES[ctx.view.game] || ends;
-  const extra = h("div");
-  if (table.controls) table.controls(ctx, extra);
-  const labels = { draw: "Draw a tile", pass: ctx.view.game === "mexican_train" ? "Pass (place my marker)" : "Pass",
-    end_turn: "End my turn" };
-  const buttons = ["draw", "pass", "end_turn"]
+  if (!box._extra) {
+    box._extra = h("div", { class: "controls" });
+    box._buttons = h("div", { class: "actions" });
+    box.replaceChildren(box._extra, box._buttons);
+  }
+  if (table.controls) table.controls(ctx, box._extra);
+  else if (box._extra.firstChild) box._extra.replaceChildren();
+  const shown = ["draw", "pass", "end_turn"]
     .filter((t) => legal.some((a) => a.type === t))
-    .filter((t) => !(ctx.view.game === "texas42" && t === "pass"))
-    .map((t) => h("button", { type: "button", class: "primary", "data-action": t, disabled: ctx.waiting,
-      onclick: () => act({ type: t }), text: labels[t] }));
-  box.replaceChildren(extra, ...buttons);
+    .map((t) => [t, table.actionLabel?.(ctx, t) === undefined ? LABELS[t] : table.actionLabel(ctx, t)])
+    .filter(([, label]) => label);
+  const key = JSON.stringify([shown, ctx.waiting]);
+  if (box._buttons.dataset.key === key) return;
+  box._buttons.dataset.key = key;
+  box._buttons.replaceChildren(...shown.map(([t, label]) => h("button", { type: "button", class: "primary", "data-action": t,
+    disabled: ctx.waiting, onclick: () => act({ type: t }), text: label })));
 }
 
 function renderFlash() {
@@ -415,7 +508,7 @@ function renderFlash() {
   ctx.lastLogLength = log.length;
   if (fresh.length) {
     box.replaceChildren(...fresh.map((e) => h("span", { class: "points-flash", text: `${seatName(ctx, e.seat)} scores ${e.points}` })));
-  } else if (!log.some((e) => e.type === "score")) {
+  } else if (box.firstChild && !log.some((e) => e.type === "score")) {
     box.replaceChildren();
   }
 }
@@ -425,36 +518,65 @@ function renderRematch() {
   const panel = $("rematch-panel");
   panel.hidden = !view.match_over;
   if (!view.match_over) return;
-  $("match-result").textContent = statusText();
+  setText($("match-result"), statusText());
   $("rematch").hidden = !ctx.isHost;
 }
 
 function renderTable() {
   const view = ctx.view;
   if (!view) return;
-  const table = TABLES[view.game] || ends;
-  const mine = ctx.seat !== null && view.to_move === ctx.seat && !view.match_over;
-  const status = $("status");
-  status.textContent = statusText();
-  status.className = `status${mine ? " mine" : ""}`;
-  $("commitment").replaceChildren(`Hand ${view.hand_number + 1} · shuffle commitment `, h("code", { text: view.commitment || "" }),
-    " (SHA-256 of this hand's secret seed, revealed and checked when the hand ends)");
-  table.board(ctx, $("board"), { chosen: ctx.chosen, targets: targets(), onEnd: playOn });
-  renderHand();
-  renderEndChoice();
-  renderActions();
+  const table = tableOf(view);
+  const last = common.lastMove(table, ctx);
+  renderStatus(table, last);
+  $("zoom").hidden = !table.zoomable;
+  $("players-bar").hidden = table.showsPlayers === false;
+  table.board(ctx, $("board"), { chosen: ctx.chosen, targets: targets(), onEnd: playOn, last: last.keys });
+  renderHand(table);
+  renderEndChoice(table);
+  renderActions(table);
   renderFlash();
-  common.renderPlayersBar(ctx, $("players-bar"));
+  if (table.showsPlayers !== false) common.renderPlayersBar(ctx, $("players-bar"));
   common.renderSeats(ctx, $("table-seats"));
-  common.renderLog(ctx, $("log"));
-  common.renderScorepad(ctx, $("scorepad"));
+  if ($("moves-dialog").open || $("log").dataset.hand !== String(view.hand_number)) renderMoves(table);
+  common.renderScorepad(table, ctx, $("scorepad"));
   const summaryNumber = view.last_hand?.number;
   if ($("summary").dataset.hand !== String(summaryNumber)) {
     $("summary").dataset.hand = String(summaryNumber);
-    common.renderSummary(ctx, $("summary"));
+    common.renderSummary(table, ctx, $("summary"));
   }
   renderRematch();
-  $("phrases").hidden = $("chat-form").hidden = ctx.seat === null;
+  const seated = ctx.seat !== null;
+  if ($("phrases").hidden === seated) $("phrases").hidden = $("chat-form").hidden = !seated;
+}
+
+function renderMoves(table) {
+  common.renderLog(table, ctx, $("log"));
+  const c = $("commitment");
+  const text = `Hand ${ctx.view.hand_number + 1} · shuffle commitment `;
+  if (c.dataset.key !== ctx.view.commitment) {
+    c.dataset.key = ctx.view.commitment || "";
+    c.replaceChildren(text, h("code", { text: ctx.view.commitment || "" }),
+      " (SHA-256 of this hand's secret seed, revealed and checked when the hand ends)");
+  }
+}
+
+/** Forget what was drawn and draw the table again from the view (after a resize). */
+function redraw() {
+  const board = $("board");
+  board._table = null;
+  board.replaceChildren();
+  renderTable();
+}
+
+/** The play area takes the height left under the status bar, so the board, the hand and the
+ * status show together; measured whenever the bars above it change size. */
+function measure() {
+  const play = $("play");
+  const top = Math.round(play.getBoundingClientRect().top + window.scrollY);
+  if (ctx.playTop !== top) {
+    ctx.playTop = top;
+    document.documentElement.style.setProperty("--play-top", `${top}px`);
+  }
 }
 
 function connect() {
@@ -520,6 +642,7 @@ setupShare({
   home: $("share-home"),
   dialog: $("share-dialog"),
   opener: $("open-share"),
+  returnTo: $("open-menu"),
   title: () => `Dominoes: ${$("table-title").textContent}`,
 });
 
@@ -583,14 +706,107 @@ $("chat-form").addEventListener("submit", (e) => {
   const text = $("chat-text").value.trim();
   if (text && ctx.socket?.send({ type: "chat", text })) $("chat-text").value = "";
 });
+
+// Table talk: always open beside a wide table; on a phone it folds away and counts what arrived
+// while folded, on the panel and on the top bar's Chat button.
+const wide = window.matchMedia("(min-width: 960px) and (min-height: 561px)");
+let unread = 0;
+function chatOpen() {
+  return $("chat-toggle").getAttribute("aria-expanded") === "true";
+}
+function showUnread() {
+  for (const id of ["chat-unread", "chat-unread-2"]) {
+    $(id).hidden = unread === 0;
+    $(id).textContent = unread ? String(unread) : "";
+  }
+  const words = unread ? `, ${unread} unread` : "";
+  $("open-chat").setAttribute("aria-label", `Chat${words}`);
+  $("chat-toggle").setAttribute("aria-label", `Table talk${words}`);
+}
+function setChat(open) {
+  const shown = open || wide.matches;
+  $("chat-toggle").setAttribute("aria-expanded", String(shown));
+  $("open-chat").setAttribute("aria-expanded", String(shown));
+  $("chat-body").hidden = !shown;
+  if (shown) unread = 0;
+  showUnread();
+}
+setChat(wide.matches);
+wide.addEventListener("change", () => setChat(chatOpen()));
+$("chat-toggle").addEventListener("click", () => setChat(!chatOpen()));
+$("open-chat").addEventListener("click", () => {
+  setChat(true);
+  $("chat-panel").scrollIntoView({ block: "start" });
+  (ctx.seat !== null ? $("chat-text") : $("chat-toggle")).focus({ preventScroll: true });
+});
 function onChat(msg) {
   const list = $("chat");
   list.append(h("li", {}, h("strong", { text: `${seatName(ctx, msg.seat)}: ` }), msg.text));
   while (list.children.length > 50) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
+  if (!chatOpen() && msg.seat !== ctx.seat) {
+    unread += 1;
+    showUnread();
+  }
 }
+
+// The moves of this hand, opened from the status bar.
+$("open-moves").addEventListener("click", () => {
+  if (ctx.view) renderMoves(tableOf(ctx.view));
+  $("moves-dialog").showModal();
+  const log = $("log");
+  log.scrollTop = log.scrollHeight;
+});
+
+// The table menu: share, the turn alert's preferences, the site's links.
+function showPrefs() {
+  const p = prefs();
+  $("pref-sound").checked = p.sound;
+  $("pref-vibrate").checked = p.vibrate;
+  $("mute").setAttribute("aria-pressed", String(!p.sound));
+  const state = notificationState();
+  const notify = $("allow-notify");
+  notify.hidden = state === "unsupported";
+  notify.textContent = p.notify && state === "granted" ? "Stop notifying me" : "Notify me while this tab is hidden";
+  $("notify-state").textContent = state === "unsupported" ? "This browser cannot show notifications."
+    : state === "denied" ? "Notifications are blocked for this site in the browser's settings."
+      : p.notify && state === "granted" ? "A notification tells you it is your turn while this tab is hidden." : "";
+}
+$("open-menu").addEventListener("click", () => {
+  showPrefs();
+  $("menu-dialog").showModal();
+});
+$("pref-sound").addEventListener("change", (e) => {
+  savePrefs({ sound: e.target.checked });
+  showPrefs();
+});
+$("pref-vibrate").addEventListener("change", (e) => {
+  savePrefs({ vibrate: e.target.checked });
+  showPrefs();
+});
+$("mute").addEventListener("click", () => {
+  savePrefs({ sound: !prefs().sound });
+  showPrefs();
+});
+$("allow-notify").addEventListener("click", async () => {
+  if (prefs().notify && notificationState() === "granted") {
+    savePrefs({ notify: false });
+  } else {
+    const answer = await askNotifications();
+    savePrefs({ notify: answer === "granted" });
+  }
+  showPrefs();
+});
+showPrefs();
+
+// Zoom: the buttons over the board; each table module zooms its own drawing.
+$("zoom").addEventListener("click", (e) => {
+  const how = e.target.closest("button")?.dataset.zoom;
+  if (how && ctx.view) tableOf(ctx.view).zoom?.($("board"), how);
+});
+
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && ctx.chosen) {
+  if (e.key === "Escape" && ctx.chosen && !document.querySelector("dialog[open]")) {
     ctx.chosen = null;
     renderTable();
   }
@@ -601,11 +817,20 @@ setInterval(() => {
     if (!ctx.view) renderLobby();
   }
 }, 1000);
-let resizeTimer = null;
-window.addEventListener("resize", () => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(renderTable, 150);
+
+// A new size (a phone turned, a window resized): measure the bars again and redraw the board.
+let sized = "";
+const resized = new ResizeObserver(() => {
+  measure();
+  const board = $("board");
+  const size = `${board.clientWidth}x${board.clientHeight}`;
+  if (size !== sized && ctx.view && !$("table").hidden) {
+    sized = size;
+    requestAnimationFrame(renderTable);
+  }
 });
+for (const id of ["status-bar", "board"]) resized.observe($(id));
+window.addEventListener("resize", measure);
 
 refreshRoom();
 connect();

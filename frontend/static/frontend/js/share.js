@@ -1,6 +1,6 @@
 // The share panel: the room's absolute link, a copy button, the phone's own share sheet where
 // the browser has one (Web Share API), and the QR code. One panel serves the lobby and, during
-// a match, a dialog opened from the table's top bar: it moves into the dialog and back.
+// a match, a dialog opened from the table menu: it moves into the dialog and back.
 
 /** Copy `text`; true when it reached the clipboard. Plain-http pages have no Clipboard API. */
 async function copyText(text, node) {
@@ -24,7 +24,7 @@ async function copyText(text, node) {
   }
 }
 
-export function setupShare({ link, panel, home, dialog, opener, title }) {
+export function setupShare({ link, panel, home, dialog, opener, returnTo = opener, title }) {
   const linkNode = panel.querySelector("#room-link");
   const said = panel.querySelector("#copied");
   panel.querySelector("#copy-link").addEventListener("click", async () => {
@@ -46,11 +46,12 @@ export function setupShare({ link, panel, home, dialog, opener, title }) {
   const body = dialog.querySelector(".dialog-body");
   opener.addEventListener("click", () => {
     said.textContent = "";
+    opener.closest("dialog")?.close(); // opened from the table menu: the menu gives way
     body.append(panel);
     dialog.showModal();
   });
   dialog.addEventListener("close", () => {
     home.append(panel);
-    opener.focus();
+    returnTo.focus();
   });
 }

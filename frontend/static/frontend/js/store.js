@@ -31,6 +31,21 @@ export function saveProfile(changes) {
   return p;
 }
 
+const PREFS = { sound: true, vibrate: true, notify: false };
+
+/** The table's preferences: a sound and a vibration when it becomes your turn, and a system
+ * notification while the tab is hidden (only once the player allowed it). */
+export function prefs() {
+  return { ...PREFS, ...(profile().prefs || {}) };
+}
+
+export function savePrefs(changes) {
+  const p = profile();
+  p.prefs = { ...prefs(), ...changes };
+  write(PROFILE, p);
+  return p.prefs;
+}
+
 /** Count a finished match once, however many times its last view arrives. */
 export function recordMatch(code, match, won) {
   const seat = roomSeat(code);

@@ -1,7 +1,9 @@
-// Pieces every table shares: names, the status line, the seats, the score pad, the log, the
-// end-of-hand summary and the fair-shuffle badge.
+// Pieces every table shares: names, the words for a move, the last move, the seats, the score
+// pad, the move list, the end-of-hand summary and the fair-shuffle badge. Nothing here knows a
+// game: whatever differs between games is asked of the game's table module (`table`), which
+// may define endName, phrase, scoreUnit, targetText, handPoints and summaryLines.
 
-import { tileSVG, tileLabel } from "../tiles.js";
+import { tileSVG, tileLabel, tileKey } from "../tiles.js";
 import { verifyHand } from "../shuffle.js";
 import { h } from "../dom.js";
 
@@ -21,6 +23,11 @@ export function seatName(ctx, seat) {
   return seat === ctx.seat ? `${name} (you)` : name;
 }
 
+/** The same name without "(you)", for sentences that already say who. */
+export function bareName(ctx, seat) {
+  return seat === ctx.seat ? "You" : seatName(ctx, seat);
+}
+
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 export function sideName(ctx, side) {
@@ -36,62 +43,102 @@ export function tileRow(tiles, top, size = 44) {
   return h("span", { class: "tile-row" }, ...tiles.map((t) => tileSVG(t, { top, size })));
 }
 
-/** Words for one log event, for the log list and for screen readers. */
-export function describeEvent(ctx, e) {
-  const who = seatName(ctx, e.seat);
+/** "A", "A and B", "A, B and C". */
+export function listWords(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** Where a tile went, in words: the table module names its own ends. */
+export function endName(table, ctx, id) {
+  return table.endName ? table.endName(ctx, id) : `the ${id} end`;
+}
+
+/** What a seat did in one event, without the actor ("played 6-4 on Tom's train"); null for
+ * events that say nothing by themselves (the end of the hand). */
+export function phrase(table, ctx, e) {
+  const own = table.phrase?.(ctx, e);
+  if (own !== undefined) return own;
   switch (e.type) {
     case "play":
-      return e.end ? `${who} played ${tileLabel(e.tile)} on ${endName(e.end, ctx)}` : `${who} played ${tileLabel(e.tile)}`;
+      return e.end ? `played ${tileLabel(e.tile)} on ${endName(table, ctx, e.end)}` : `led ${tileLabel(e.tile)}`;
     case "draw":
-      return `${who} drew a tile`;
+      return "drew a tile";
     case "pass":
-      return e.ends ? `${who} passed (could not match ${e.ends.join(", ")})` : `${who} passed`;
-    case "bid":
-      return `${who} bid ${bidName(e.value)}`;
-    case "trump":
-      return `${who} named ${trumpName(e.suit)}`;
-    case "trick":
-      return `Trick to ${seatName(ctx, e.winner)}${e.points !== undefined ? ` (${e.points} point${e.points === 1 ? "" : "s"})` : ""}`;
+      return "passed";
     case "score":
-      return `${who} scored ${e.points}`;
-    case "marker":
-      return `${who} put a marker on ${e.end ? endName(e.end, ctx) : "their train"}`;
-    case "end_turn":
-      return `${who} ended the opening turn`;
+      return `scored ${e.points}`;
     case "hand_end":
-      return "End of the hand";
+      return null;
     default:
-      return `${who !== "nobody" ? who + ": " : ""}${e.type.replace(/_/g, " ")}`;
+      return e.type.replace(/_/g, " ");
   }
 }
 
-export function endName(id, ctx) {
-  if (id.startsWith("train:")) {
-    const owner = Number(id.slice(6));
-    if (ctx && owner === ctx.seat) return "your train";
-    return ctx ? `${seatName(ctx, owner)}'s train` : `train ${owner + 1}`;
+/** Words for one log event, for the move list. */
+export function describeEvent(table, ctx, e) {
+  const words = phrase(table, ctx, e);
+  if (words === null) return "End of the hand";
+  if (e.seat === undefined || e.seat === null) return cap(words);
+  return `${bareName(ctx, e.seat)} ${words}`;
+}
+
+/**
+ * The last move: everything the last seat to act did in its turn, as one line ("Bob passed and
+ * put out a marker"), and the tiles it played (to outline on the board). Right after a hand
+ * ends, the move that ended it, from `last_hand`.
+ */
+export function lastMove(table, ctx) {
+  const view = ctx.view;
+  let log = view.log || [];
+  let ended = false;
+  if (!log.some((e) => e.seat !== undefined && e.seat !== null) && view.last_hand?.log?.length) {
+    log = view.last_hand.log;
+    ended = true;
   }
-  if (id === "mexican") return "the Mexican train";
-  if (id.startsWith("arm:")) return `arm ${Number(id.slice(4)) + 1}`;
-  if (id.startsWith("toe:")) return `toe ${Number(id.split(":").pop()) + 1} of a foot`;
-  return `the ${id} end`;
+  let i = log.length - 1;
+  while (i >= 0 && (log[i].seat === undefined || log[i].seat === null)) i--;
+  if (i < 0) return { text: "", keys: [], id: "" };
+  const seat = log[i].seat;
+  let first = i;
+  while (first > 0 && (log[first - 1].seat === seat || log[first - 1].seat === undefined || log[first - 1].seat === null)
+    && log[first - 1].type !== "hand_end") {
+    first--;
+  }
+  // Events without a seat before this seat's first (a trick taken) belong to the move before.
+  while (first < i && (log[first].seat === undefined || log[first].seat === null)) first++;
+  const events = log.slice(first).filter((e) => e.type !== "hand_end");
+  // Tiles laid one after another on the same end read as one phrase: "played 8-9 and double 9 on ...".
+  const words = [];
+  for (let k = 0; k < events.length; k++) {
+    const e = events[k];
+    let j = k;
+    while (e.type === "play" && events[j + 1]?.type === "play" && events[j + 1].end === e.end && e.end) j++;
+    const said = phrase(table, ctx, events[j]);
+    if (said && j > k) {
+      const labels = events.slice(k, j + 1).map((x) => tileLabel(x.tile));
+      words.push(said.replace(labels.at(-1), listWords(labels)));
+    } else if (said) {
+      words.push(said);
+    }
+    k = j;
+  }
+  let text = `${bareName(ctx, seat)} ${listWords(words)}`;
+  if (ended) text += `. Hand ${view.last_hand.number + 1} is over.`;
+  const keys = ended ? [] : events.filter((e) => e.type === "play").map((e) => tileKey(e.tile));
+  return { text, keys, id: `${view.hand_number}:${log.length}:${ended}` };
 }
 
-export function bidName(v) {
-  if (v === null || v === undefined) return "pass";
-  return v >= 84 ? `${v / 42} marks` : String(v);
-}
-
-const SUITS = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"];
-export function trumpName(s) {
-  if (typeof s === "number") return SUITS[s];
-  return { doubles: "doubles", follow_me: "follow-me (no trumps)", nello: "nello" }[s] || String(s);
-}
-
-export function renderLog(ctx, list) {
+/** The move list: appends what is new, rebuilds only when the hand changed. */
+export function renderLog(table, ctx, list) {
   const events = ctx.view.log || [];
-  list.replaceChildren(...events.map((e) => h("li", { text: describeEvent(ctx, e) })));
-  list.scrollTop = list.scrollHeight;
+  const hand = String(ctx.view.hand_number);
+  if (list.dataset.hand !== hand || list.children.length > events.length) {
+    list.dataset.hand = hand;
+    list.replaceChildren();
+  }
+  for (let i = list.children.length; i < events.length; i++) {
+    list.append(h("li", { text: describeEvent(table, ctx, events[i]) }));
+  }
 }
 
 /** A seat's badges in words: you, host, AI level, online or away ("back in N s" while a dropped
@@ -113,61 +160,77 @@ export function seatBadges(ctx, s) {
   return badges;
 }
 
-/** The seats at the table with tile counts and connection state. */
+/** The seats at the table with tile counts and connection state; redrawn only when any changed. */
 export function renderSeats(ctx, list) {
   const seats = ctx.room?.seats || [];
-  list.replaceChildren(...seats.map((s) => h("li", { class: "seat", "data-seat": s.seat },
+  const rows = seats.map((s) => h("li", { class: "seat", "data-seat": s.seat },
     h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }),
-    ...seatBadges(ctx, s))));
+    ...seatBadges(ctx, s)));
+  const key = rows.map((r) => r.textContent).join("|");
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(...rows);
 }
 
+/** The strip of players over the board: name, tiles held, who is to play (a word and an arrow). */
 export function renderPlayersBar(ctx, bar) {
   const view = ctx.view;
-  bar.replaceChildren(
-    ...[...Array.from({ length: view.players }, (_, s) =>
-      h("span", { class: "player-chip" + (view.to_move === s ? " to-move" : ""), "data-seat": s },
-        `${seatName(ctx, s)} `, h("span", { class: "count", text: `${view.hand_sizes?.[s] ?? "?"}` }), " tiles")),
-    view.boneyard ? h("span", { class: "player-chip", text: `Boneyard: ${view.boneyard}` }) : null].filter(Boolean),
-  );
+  const chips = Array.from({ length: view.players }, (_, s) => ({
+    key: `s${s}`, to: view.to_move === s,
+    text: `${seatName(ctx, s)}: ${view.hand_sizes?.[s] ?? "?"} tiles${view.to_move === s ? ", to play" : ""}`,
+  }));
+  if (view.boneyard) chips.push({ key: "bone", to: false, text: `Boneyard: ${view.boneyard}` });
+  const have = bar.children;
+  if (have.length !== chips.length) {
+    bar.replaceChildren(...chips.map((c) => h("span", { class: "player-chip", role: "listitem", "data-key": c.key })));
+  }
+  let moving = null;
+  chips.forEach((c, i) => {
+    const chip = have[i];
+    if (chip.textContent !== c.text) chip.textContent = c.text;
+    chip.classList.toggle("to-move", c.to);
+    if (c.to) moving = chip;
+  });
+  if (moving && bar.dataset.to !== moving.dataset.key) {
+    bar.dataset.to = moving.dataset.key;
+    const left = moving.offsetLeft - bar.offsetLeft;
+    if (left < bar.scrollLeft || left + moving.offsetWidth > bar.scrollLeft + bar.clientWidth) bar.scrollLeft = left - 8;
+  }
 }
 
-/** The score pad: one row per finished hand this browser saw, totals from the view. */
-export function renderScorepad(ctx, box) {
+export function handPoints(table, view, last) {
+  return table.handPoints ? table.handPoints(view, last) : last.points || [];
+}
+
+/**
+ * The score pad: a row per side (a phone holds ten players this way), the match total, then a
+ * column per finished hand this browser saw. It scrolls sideways inside itself only.
+ */
+export function renderScorepad(table, ctx, box) {
   const view = ctx.view;
   const sides = view.teams || view.scores.map((_, i) => [i]);
   const hands = Object.values(ctx.history.hands).sort((a, b) => a.number - b.number);
-  const unit = view.game === "texas42" ? (view.scoring === "points" ? "points" : "marks") : "points";
+  const names = sides.map((_, i) => sideName(ctx, i));
+  const key = JSON.stringify([names, view.scores, hands.map((x) => [x.label, x.points])]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const unit = table.scoreUnit ? table.scoreUnit(view) : "points";
+  const target = table.targetText ? table.targetText(view, unit) : view.target ? `Playing to ${view.target} ${unit}.` : "";
   box.replaceChildren(
-    h("table", { class: "scorepad" },
-      h("caption", { class: "visually-hidden", text: "Score pad" }),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Hand" }),
-        ...sides.map((_, i) => h("th", { scope: "col", text: sideName(ctx, i) })))),
-      h("tbody", {}, ...hands.map((hd) => h("tr", {}, h("th", { scope: "row", text: hd.label || `${hd.number + 1}` }),
-        ...sides.map((_, i) => h("td", { text: hd.points?.[i] ?? "" }))))),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: "Match" }),
-        ...view.scores.map((s) => h("td", { text: s })))),
-    ),
-    h("p", { class: "hint", text: targetText(view, unit) }),
+    h("div", { class: "scroll-x", tabindex: "0", role: "group", "aria-label": "Score pad, scrolls sideways" },
+      h("table", { class: "scorepad" },
+        h("caption", { class: "visually-hidden", text: `Score pad in ${unit}` }),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", class: "total", text: "Match" }),
+          ...hands.map((hd) => h("th", { scope: "col", "data-hand": hd.number, text: `Hand ${hd.label || hd.number + 1}` })))),
+        h("tbody", {}, ...names.map((name, i) => h("tr", {}, h("th", { scope: "row", text: name }),
+          h("td", { class: "total", text: view.scores[i] }),
+          ...hands.map((hd) => h("td", { text: hd.points?.[i] ?? "" }))))))),
+    h("p", { class: "hint", text: target }),
   );
 }
 
-function targetText(view, unit) {
-  if (view.game === "mexican_train") return `Round ${(view.round ?? 0) + 1} of ${view.rounds}; the lowest total wins.`;
-  if (view.target) return `Playing to ${view.target} ${unit}.`;
-  return "";
-}
-
-/** What the hand's points were, as a side-by-side list, for the summary and the score pad. */
-export function handPoints(view, last) {
-  if (view.game === "texas42") {
-    const award = last.award || 0;
-    return (view.teams || []).map((_, i) => (last.winner === i ? award : 0));
-  }
-  return last.points || [];
-}
-
 /** The end-of-hand summary and its fair-shuffle check. */
-export function renderSummary(ctx, box) {
+export function renderSummary(table, ctx, box) {
   const view = ctx.view;
   const last = view.last_hand;
   if (!last) {
@@ -175,22 +238,18 @@ export function renderSummary(ctx, box) {
     return;
   }
   const top = topOf(view);
-  const points = handPoints(view, last);
+  const points = handPoints(table, view, last);
   const who = last.winner === null || last.winner === undefined ? "nobody" : sideName(ctx, last.winner);
-  const lines = [];
-  if (view.game === "texas42") {
-    lines.push(h("p", {}, last.bid ? `${seatName(ctx, last.bidder)} bid ${bidName(last.bid)} in ${trumpName(last.trump)}: `
-      : "Everybody passed. ", last.result ? `${last.result.replace(/_/g, " ")}. ` : "", `Points taken ${(last.points || []).join(" – ")}.`));
-  } else {
-    lines.push(h("p", {}, `${last.blocked ? "Blocked. " : ""}${who} won the hand`,
-      points.length ? `: ${points.map((p, i) => `${sideName(ctx, i)} ${p}`).join(", ")}.` : "."));
-  }
-  const left = (last.hands_left || []).map((tiles, s) => h("div", { class: "hands-left" },
-    h("span", { text: `${seatName(ctx, s)}: ` }), tiles.length ? tileRow(tiles, top, 36) : h("span", { text: "out" })));
+  const lines = table.summaryLines ? table.summaryLines(ctx, last)
+    : [h("p", {}, `${last.blocked ? "Blocked. " : ""}${who} won the hand`,
+      points.length ? `: ${points.map((p, i) => `${sideName(ctx, i)} ${p}`).join(", ")}.` : ".")];
+  const showLeft = table.showsHandsLeft !== false;
+  const left = showLeft ? (last.hands_left || []).map((tiles, s) => h("div", { class: "hands-left" },
+    h("span", { text: `${seatName(ctx, s)}: ` }), tiles.length ? tileRow(tiles, top, 36) : h("span", { text: "out" }))) : [];
   const fair = h("div", { class: "fair pending", id: "fair", role: "status" }, "Checking the shuffle…");
-  box.replaceChildren(h("section", { class: "summary", "aria-label": "Last hand" },
-    h("h2", { text: `Hand ${last.number + 1} is over` }), ...lines,
-    view.game === "texas42" ? null : h("p", { class: "hint", text: "Tiles left in each hand:" }), ...left, fair));
+  box.replaceChildren(h("section", { class: "summary", "aria-labelledby": "summary-title" },
+    h("h2", { id: "summary-title", text: `Hand ${last.number + 1} is over` }), ...lines,
+    showLeft ? h("p", { class: "hint", text: "Tiles left in each hand:" }) : null, ...left, fair));
   checkFair(ctx, last, fair);
 }
 

@@ -1,23 +1,35 @@
-// Any layout game whose table has no dedicated drawing (Chicken Foot): the open ends as a row
-// of targets and the tiles played in order, so every game stays playable and readable.
+// Any layout game whose table has no drawing of its own: the open ends as buttons and the tiles
+// played in order, so a new game stays playable and readable before it gets one.
 
-import { tileSVG } from "../tiles.js";
+import { tileSVG, tileKey } from "../tiles.js";
 import { h, topOf } from "./common.js";
+
+export const zoomable = false;
 
 export function board(ctx, el, sel) {
   const view = ctx.view;
   const top = topOf(view);
   const plays = (view.log || []).filter((e) => e.type === "play");
+  const key = JSON.stringify([view.ends, plays.length, view.hand_number, sel.targets, sel.last]);
+  if (el._table?.kind === "ends" && el._table.key === key) return;
+  el._table = { kind: "ends", key };
+  el.classList.remove("pannable");
   const ends = (view.ends || []).map((e) => {
     const active = sel.targets.includes(e.id);
     return h("button", { type: "button", class: "end-button" + (active ? " end-target" : ""), disabled: !active,
-      "data-end": e.id, onclick: () => sel.onEnd(e.id), "aria-label": `${active ? "play on " : ""}${e.id}, showing ${e.value}` },
+      "data-end": e.id, onclick: () => sel.onEnd(e.id), "aria-label": `${active ? "Play on " : ""}${e.id}, showing ${e.value}` },
       `${e.id}: ${e.value}`);
+  });
+  const tiles = plays.slice(-30).map((e) => {
+    const svg = tileSVG(e.tile, { top, size: 48 });
+    svg.dataset.key = tileKey(e.tile);
+    if (sel.last.includes(svg.dataset.key)) svg.classList.add("last-played");
+    return svg;
   });
   el.replaceChildren(
     view.engine ? h("div", { class: "hub" }, tileSVG(view.engine, { top, size: 64 }), h("span", { text: "Engine" })) : "",
     h("div", { class: "end-buttons", role: "group", "aria-label": "Open ends" }, ...ends),
-    h("div", { class: "played", "aria-label": "Tiles played" }, ...plays.slice(-30).map((e) => tileSVG(e.tile, { top, size: 40 }))),
+    h("div", { class: "played", role: "group", "aria-label": "Tiles played, oldest first" }, ...tiles),
   );
 }
 
@@ -25,5 +37,5 @@ export function statusWhy(ctx) {
   const legal = ctx.view.legal;
   if (legal.some((a) => a.type === "draw")) return "Nothing of yours fits: draw a tile.";
   if (legal.some((a) => a.type === "pass")) return "You cannot play: pass.";
-  return "Your turn: choose a highlighted tile, then an end.";
+  return "Choose a highlighted tile, then an end.";
 }

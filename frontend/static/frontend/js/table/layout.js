@@ -1,19 +1,17 @@
 // The line as a real table lays it: the lead in the middle, arms growing out of it, doubles
 // crosswise, the spinner's up and down arms, and arms that turn a corner when they reach the
-// edge so the layout fits the screen. Drawn from the view's `layout` (lead, spinner, arms).
+// edge so the layout takes the shape of its box. Placed from the view's `layout` (lead,
+// spinner, arms); line.js draws it.
 
-import { tileSVG } from "../tiles.js";
-
-const NS = "http://www.w3.org/2000/svg";
-const U = 40; // half a tile, in SVG units
-const DIRS = { E: [1, 0], W: [-1, 0], S: [0, 1], N: [0, -1] };
+export const U = 40; // half a tile, in SVG units
+export const DIRS = { E: [1, 0], W: [-1, 0], S: [0, 1], N: [0, -1] };
 // Without a spinner the two arms turn twice, in opposite senses, so the line snakes like an S.
 // With one, each of the four arms turns once to its right: a pinwheel, whose arms never meet.
 const SNAKE = { left: { W: "N", N: "E" }, right: { E: "S", S: "W" } };
 const PINWHEEL = { left: { W: "N" }, up: { N: "E" }, right: { E: "S" }, down: { S: "W" } };
 const ARM_START = { left: "W", right: "E", up: "N", down: "S" };
 
-function perpendicular(dir) {
+export function perpendicular(dir) {
   return dir === "E" || dir === "W" ? ["N", "S"] : ["E", "W"];
 }
 
@@ -95,80 +93,11 @@ export function placeLine(layout, { limitX = 8, limitY = 6, spinner = false } = 
 }
 
 /**
- * The layout as one <svg>. `targets` are the end ids the chosen tile may go to; `onEnd(id)` is
- * called when one is clicked or activated with the keyboard.
+ * How far the arms run before they turn, for a board box of `width` x `height` CSS px: the
+ * line takes the box's shape, so that scaled to fit it fills the box.
  */
-export function lineSVG(layout, ends, { top = 6, targets = [], onEnd = null, width = 800, spinner = false } = {}) {
-  const limitX = Math.max(6, Math.floor(width / 40 / 2) - 1);
-  const { placed, arms, spinnerTile } = placeLine(layout, { limitX, limitY: Math.max(5, limitX - 2), spinner });
-  const count = placed.length;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("class", "line-layout");
-  svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", count ? `the line: ${count} tiles` : "the table is empty");
-  let minX = -2, minY = -1.5, maxX = 2, maxY = 1.5;
-  const grow = (x, y, w, h) => {
-    minX = Math.min(minX, x); minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x + w); maxY = Math.max(maxY, y + h);
-  };
-  for (const p of placed) {
-    const g = tileSVG(p.shown, { vertical: p.vertical, top, size: 80 });
-    g.setAttribute("x", p.x * U);
-    g.setAttribute("y", p.y * U);
-    g.setAttribute("width", p.w * U);
-    g.setAttribute("height", p.h * U);
-    if (p === spinnerTile) g.classList.add("spinner");
-    svg.append(g);
-    grow(p.x, p.y, p.w, p.h);
-  }
-  const targetPoint = (id) => {
-    if (arms[id]) return arms[id];
-    if (!count) return { x: 0, y: 0, dir: "E" };
-    if (spinnerTile) {
-      const sideDirs = perpendicular(spinnerTile.vertical ? "E" : "N");
-      const dir = id === "up" ? sideDirs[0] : sideDirs[1];
-      const cx = spinnerTile.x + spinnerTile.w / 2;
-      const cy = spinnerTile.y + spinnerTile.h / 2;
-      const [dx, dy] = DIRS[dir];
-      return { x: cx + (dx * spinnerTile.w) / 2, y: cy + (dy * spinnerTile.h) / 2, dir };
-    }
-    return null;
-  };
-  for (const end of ends) {
-    const pt = targetPoint(end.id);
-    if (!pt) continue;
-    const [dx, dy] = DIRS[pt.dir];
-    const size = 1.2;
-    const x = count ? pt.x + dx * 0.7 - size / 2 : -size / 2;
-    const y = count ? pt.y + dy * 0.7 - size / 2 : -size / 2;
-    const active = targets.includes(end.id);
-    const g = document.createElementNS(NS, "g");
-    g.setAttribute("class", "end-marker" + (active ? " end-target" : ""));
-    g.dataset.end = end.id;
-    const rect = document.createElementNS(NS, "rect");
-    Object.entries({ x: x * U, y: y * U, width: size * U, height: size * U, rx: 6 }).forEach(([k, v]) =>
-      rect.setAttribute(k, v));
-    if (!active) rect.setAttribute("class", "end-idle");
-    const label = document.createElementNS(NS, "text");
-    label.setAttribute("x", (x + size / 2) * U);
-    label.setAttribute("y", (y + size / 2) * U + 5);
-    label.setAttribute("text-anchor", "middle");
-    label.textContent = end.value;
-    g.append(rect, label);
-    if (active && onEnd) {
-      g.setAttribute("tabindex", "0");
-      g.setAttribute("role", "button");
-      g.setAttribute("aria-label", `play on the ${end.id} end (${end.value})`);
-      g.addEventListener("click", () => onEnd(end.id));
-      g.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onEnd(end.id); }
-      });
-    }
-    svg.append(g);
-    grow(x, y, size, size);
-  }
-  const pad = 0.3;
-  svg.setAttribute("viewBox", `${(minX - pad) * U} ${(minY - pad) * U} ${(maxX - minX + 2 * pad) * U} ${(maxY - minY + 2 * pad) * U}`);
-  svg.setAttribute("width", Math.min(width, (maxX - minX + 2 * pad) * U * 0.7));
-  return svg;
+export function lineLimits(width, height) {
+  if (!width || !height) return { limitX: 6, limitY: 5 };
+  if (width >= height) return { limitX: Math.max(6, Math.min(14, Math.round((5 * width) / height))), limitY: 5 };
+  return { limitX: 6, limitY: Math.max(5, Math.min(12, Math.round((6 * height) / width))) };
 }
