@@ -177,9 +177,10 @@ def _stop_embedded_redis(work: Path) -> None:
         os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
 
 
-def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
-    """Save a full-page screenshot under tests/e2e/screenshots/ (git-ignored) for a look later."""
+def screenshot(page, name: str, full_page: bool = True) -> Path:  # type: ignore[no-untyped-def]
+    """Save a screenshot under tests/e2e/screenshots/ (git-ignored) for a look later: the whole
+    page, or (`full_page=False`) just what the screen shows."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path

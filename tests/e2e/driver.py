@@ -88,28 +88,37 @@ def over(page: Page) -> bool:
     return bool(page.evaluate("() => !!(window.dominoes.view && window.dominoes.view.match_over)"))
 
 
-def take_turn(page: Page) -> bool:
-    """Make one move by clicking what a player would click; False when it is not our turn."""
+def press(locator: Locator, tap: bool) -> None:
+    """A finger's tap on a touch screen, else a mouse click."""
+    if tap:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def take_turn(page: Page, tap: bool = False) -> bool:
+    """Make one move by clicking (or with `tap`, tapping) what a player would; False when it is
+    not our turn."""
     if not my_turn(page):
         return False
     before = version(page)
     if page.locator(".trumps button").count():
-        page.locator(".trumps button").first.click()
+        press(page.locator(".trumps button").first, tap)
     elif page.locator(".bidbox button[data-bid]").count():
-        page.locator(".bidbox button[data-bid]").first.click()
+        press(page.locator(".bidbox button[data-bid]").first, tap)
     elif page.locator("#hand .tile-button.legal").count():
-        page.locator("#hand .tile-button.legal").first.click()
+        press(page.locator("#hand .tile-button.legal").first, tap)
         choice = page.locator("#end-choice:not([hidden]) button[data-end]")
         if choice.count():
             # Alternate between the board's end target and the end button, both are clickable.
             target = page.locator("#board .end-target")
-            (target.first if target.count() and before % 2 else choice.first).click()
+            press(target.first if target.count() and before % 2 else choice.first, tap)
     elif page.locator("#actions button[data-action]").count():
         button = page.locator("#actions button[data-action]").first
         kind = button.get_attribute("data-action") or ""
         # The status line says why: draw, pass (or place a marker), end the opening turn.
         assert kind.split("_")[0] in page.locator("#status").inner_text().lower(), kind
-        button.click()
+        press(button, tap)
     else:
         raise AssertionError(f"our turn but nothing to click: {view(page)['legal']}")
     page.wait_for_function("v => window.dominoes.version > v || window.dominoes.view.match_over", arg=before,
@@ -124,7 +133,15 @@ def play_until(pages: list[Page], done: Any, limit_s: float = 120.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still playing after {limit_s} s: {view(pages[0]).get('log')}")
         moved = False
+        seen = version(pages[0])
         for page in pages:
             moved = take_turn(page) or moved
         if not moved:
-            pages[0].wait_for_timeout(50)
+            wait_for_change(pages[0], seen)
+
+
+def wait_for_change(page: Page, seen: int) -> None:
+    """Nobody here can move: an AI is to play, so the table changes next (or the match ends)."""
+    page.wait_for_function(
+        "v => window.dominoes.version !== v || !!(window.dominoes.view && window.dominoes.view.match_over)",
+        arg=seen, timeout=TIMEOUT_MS)

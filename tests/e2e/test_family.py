@@ -14,7 +14,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
-from tests.e2e.driver import TIMEOUT_MS, create_room, my_turn, seat_row, start, take_turn
+from tests.e2e.driver import (
+    TIMEOUT_MS,
+    create_room,
+    my_turn,
+    seat_row,
+    start,
+    take_turn,
+    version,
+    wait_for_change,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -41,10 +50,11 @@ def wait_for_a_turn(pages: list[Page]) -> Page:
     """The first of `pages` whose turn it is (the AIs play in between)."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
+        seen = version(pages[0])
         for page in pages:
             if my_turn(page):
                 return page
-        pages[0].wait_for_timeout(50)
+        wait_for_change(pages[0], seen)
     raise AssertionError("neither phone's turn came")
 
 

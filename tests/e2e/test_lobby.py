@@ -164,7 +164,9 @@ def test_share_dialog_opens_from_the_table_with_the_absolute_link(phone: Phone, 
     add_ai(host, 1)
     start(host)
 
-    host.get_by_role("button", name="Share the link").tap()
+    # At the table the link is shared from the table menu.
+    host.get_by_role("button", name="Menu").tap()
+    host.get_by_role("dialog", name="Table menu").get_by_role("button", name="Share the link").tap()
     dialog = host.get_by_role("dialog", name="Share the link")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#room-link")).to_have_text(link)
@@ -173,6 +175,7 @@ def test_share_dialog_opens_from_the_table_with_the_absolute_link(phone: Phone, 
     screenshot(host, "table-share-dialog-390")
     dialog.get_by_role("button", name="Close").tap()
     expect(dialog).to_be_hidden()
+    expect(host.get_by_role("dialog", name="Table menu")).to_be_hidden()
     expect(host.locator("#share-home #share-panel")).to_have_count(1)
 
 

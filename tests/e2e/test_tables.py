@@ -62,8 +62,10 @@ def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url
         page.wait_for_selector(".fair.ok")
         badge = page.locator(".fair").inner_text()
         assert "Fair shuffle" in badge and "my hand" in badge
-        rows = page.locator("#scorepad tbody tr").count()
-        assert rows == final["hand_number"] - first_hand + 1
+        # The score pad has a row per side and a column per hand this browser saw.
+        assert page.locator("#scorepad tbody tr").count() == 2
+        columns = page.locator("#scorepad thead th[data-hand]").count()
+        assert columns == final["hand_number"] - first_hand + 1
         assert page.js_errors == []  # type: ignore[attr-defined]
     assert host.locator("#rematch").is_visible()
     assert not guest.locator("#rematch").is_visible()
@@ -77,7 +79,7 @@ def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url
         page.wait_for_function("() => !window.dominoes.view.match_over && window.dominoes.view.hand_number === 0",
                                timeout=20_000)
         assert view(page)["scores"] == [0, 0]
-        assert page.locator("#scorepad tbody tr").count() == 0
+        assert page.locator("#scorepad thead th[data-hand]").count() == 0
 
 
 def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory) -> None:
