@@ -238,6 +238,9 @@ LOBBY_GRACE_SECONDS = int(os.environ.get("LOBBY_GRACE_SECONDS", "60"))
 # A match that no human has been connected to for this long pauses: no AI seat, stand-in or
 # turn timer moves until a player comes back (0: never pauses).
 LOBBY_PAUSE_SECONDS = _env_float("LOBBY_PAUSE_SECONDS", 600.0)
+# Rooms with no change, no move and no player connected for this many days are deleted with
+# their matches and action logs, hourly by the sweep (0: kept forever).
+LOBBY_ROOM_IDLE_DAYS = _env_float("LOBBY_ROOM_IDLE_DAYS", 30.0)
 LOBBY_BOT_WORKERS = int(os.environ.get("LOBBY_BOT_WORKERS", "2"))
 LOBBY_MAX_FRAME = int(os.environ.get("LOBBY_MAX_FRAME", "4096"))
 LOBBY_MESSAGE_RATE = _env_float("LOBBY_MESSAGE_RATE", 10.0)

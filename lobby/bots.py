@@ -16,6 +16,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -199,18 +200,36 @@ def _sweep_forever() -> None:
         sweep_round()
 
 
-def sweep_round() -> None:
-    """One round of the periodic sweep: vouch for this process's sockets, close the seat
-    sockets of processes gone, bind again what this process holds, and find due moves.
-    Each step is logged and skipped on failure, so one fault never stops the others."""
-    from lobby.services import connections_reassert
+#: Seconds between two runs of the room expiry in one process.
+EXPIRE_EVERY = 3600.0
+_expired_at: float | None = None
 
-    steps = (
+
+def _expiry_due() -> bool:
+    global _expired_at
+    now = time.monotonic()
+    if _expired_at is not None and now - _expired_at < EXPIRE_EVERY:
+        return False
+    _expired_at = now
+    return True
+
+
+def sweep_round(expire: bool | None = None) -> None:
+    """One round of the periodic sweep: vouch for this process's sockets, close the seat
+    sockets of processes gone, bind again what this process holds, find due moves, and
+    (`expire`; by default on the first round and then hourly) delete idle rooms and the
+    rows of processes long gone. Each step is logged and skipped on failure, so one fault
+    never stops the others."""
+    from lobby.services import connections_reassert, rooms_expire
+
+    steps: list[Callable[[], object]] = [
         presence.process_renew,
         sockets_reconcile,
         lambda: connections_reassert(presence.held_seats()),
         sweep,
-    )
+    ]
+    if expire or (expire is None and _expiry_due()):
+        steps += [rooms_expire, presence.processes_forget]
     for step in steps:
         try:
             step()

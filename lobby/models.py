@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils import timezone
 
 
 class Room(models.Model):
@@ -24,6 +25,9 @@ class Room(models.Model):
     #: sent a room frame older than one it already has.
     revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The room's last change (seats, connections, options, starts); its matches' moves are
+    #: `Match.moved_at`. A room idle long enough is deleted (`services/expiry.py`).
+    active_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     def __str__(self) -> str:
         return f"{self.game} room {self.code}"

@@ -14,6 +14,7 @@ from lobby.services.common import (
     name_clean,
     options_resolve,
 )
+from lobby.services.expiry import rooms_expire
 from lobby.services.matches import Ack, action_submit, match_start
 from lobby.services.rooms import CODE_ALPHABET, CODE_LENGTH, code_new, room_create, room_update
 from lobby.services.seats import (
@@ -44,6 +45,7 @@ __all__ = [
     "options_resolve",
     "room_create",
     "room_update",
+    "rooms_expire",
     "seat_ai_set",
     "seat_claim",
     "seat_clear",

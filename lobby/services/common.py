@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine import get_rules, names
 from lobby import realtime, selectors
@@ -108,9 +109,11 @@ def not_playing_verify(room: Room) -> None:
 
 def room_changed(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> None:
     """Inside a write's transaction, with the room locked: count the change
-    (`Room.revision`) and send the room info once it commits (`room_info_send`)."""
+    (`Room.revision`), note when it was (`Room.active_at`) and send the room info once it
+    commits (`room_info_send`)."""
     room.revision += 1
-    Room.objects.filter(pk=room.pk).update(revision=room.revision)
+    room.active_at = timezone.now()
+    Room.objects.filter(pk=room.pk).update(revision=room.revision, active_at=room.active_at)
     room_info_send(room, match, seats)
 
 

@@ -1,9 +1,11 @@
-"""A match nobody is connected to pauses, and resumes when a player comes back; over a real
-socket, database and Redis, with the pause shortened by the settings."""
+"""A match nobody is connected to pauses, and resumes when a player comes back; a room
+nobody uses is deleted by the periodic sweep. Over real sockets, database and Redis, with
+the times shortened by the settings."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -11,10 +13,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.core.management import call_command
+from django.utils import timezone
 
-from lobby import bots, services
+from lobby import bots, services, state_cache
 from lobby.background import background
-from lobby.models import Match
+from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.services.expiry import rooms_idle
 from tests.lobby.helpers import Table, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,3 +142,69 @@ async def test_the_turn_clock_starts_again_when_a_paused_match_resumes(settings)
     assert datetime.now().astimezone() >= deadline
     for table in (back, watcher):
         await table.close()
+
+
+@database_sync_to_async
+def room_rows(code: str) -> dict[str, int]:
+    """How many rows of each kind the room has: itself, its seats, matches and actions."""
+    return {
+        "rooms": Room.objects.filter(code=code).count(),
+        "seats": Seat.objects.filter(room__code=code).count(),
+        "matches": Match.objects.filter(room__code=code).count(),
+        "actions": ActionRecord.objects.filter(match__room__code=code).count(),
+    }
+
+
+@database_sync_to_async
+def until_idle(code: str, timeout: float = 10) -> None:
+    """Wait until the room counts as idle, as the clock runs past its idle time."""
+    deadline = time.monotonic() + timeout
+    while not rooms_idle(timezone.now()).filter(code=code).exists():
+        assert time.monotonic() < deadline, f"room {code} never became idle"
+        time.sleep(0.05)
+
+
+@database_sync_to_async
+def sweep_once() -> None:
+    """`manage.py lobby_sweep --once`, in a process with no timer of its own pending, as the
+    command's own process (it waits for what its round schedules)."""
+    background().cancel_timers()
+    call_command("lobby_sweep", "--once", stdout=io.StringIO())
+
+
+async def test_rooms_idle_for_the_set_time_are_deleted_with_their_logs_by_the_periodic_sweep(settings):
+    settings.LOBBY_ROOM_IDLE_DAYS = 2 / 86400  # two seconds
+    settings.LOBBY_PAUSE_SECONDS = 0.5
+    # Left to its AI seat and a stand-in (no grace period), the match plays on until it
+    # pauses (or ends); then nothing touches the room any more.
+    played, tokens = await room_setup_async("draw", 2, {}, humans=1, ai="easy")
+    await database_sync_to_async(services.room_update)(played, tokens[0], {"grace_seconds": 0})
+    await match_start_async(played, tokens[0])
+    number = (await database_sync_to_async(Match.objects.get)(room__code=played)).number
+    watched, watched_tokens = await room_setup_async("draw", 2, {}, humans=2)
+    player = Table(watched, watched_tokens[1])
+    assert (await player.open())[0]
+    await until_idle(played)
+    before = await room_rows(played)
+    assert before["matches"] == 1 and before["actions"] > 0
+    assert state_cache.client().exists(state_cache.key(played, number))
+    fresh, _ = await room_setup_async("draw", 2, {}, humans=1, ai="easy")
+
+    await sweep_once()
+    # Idle: gone with its seats, match and action log, and its cached state.
+    assert await room_rows(played) == {"rooms": 0, "seats": 0, "matches": 0, "actions": 0}
+    assert not state_cache.client().exists(state_cache.key(played, number))
+    # A room a player is connected to, and a new room, stay.
+    assert (await room_rows(watched))["rooms"] == 1
+    assert (await room_rows(fresh))["rooms"] == 1
+    # Once its last player has left, the idle time runs from then.
+    await player.close()
+    await until_idle(watched)
+    await sweep_once()
+    assert (await room_rows(watched))["rooms"] == 0
+    # A socket to a deleted room is told so, as any unknown room.
+    late = Table(played)
+    connected, _ = await late.ws.connect(timeout=10)
+    assert connected
+    assert (await late.next())["code"] == "not_found"
+    assert await late.ws.receive_output() == {"type": "websocket.close", "code": 4404}

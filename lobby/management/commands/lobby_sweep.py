@@ -1,13 +1,17 @@
-"""Run the AI sweep outside the web processes: every match in progress is checked for a move
-that is due (an AI seat, a stand-in, a turn timer) and the move is played.
+"""Run the sweep outside the web processes, as the compose file's `sweep` service does.
 
-Web processes sweep by themselves once a socket has connected to them; this command covers
-a deployment where every web process restarted and nobody has reconnected yet.
+Every round (each `LOBBY_SWEEP_SECONDS`, at least a second) closes the seat sockets of
+server processes gone, plays the moves that are due (AI seats, stand-ins, turn timers),
+and, on the first round and then hourly, deletes the rooms idle for `LOBBY_ROOM_IDLE_DAYS`.
+Web processes sweep by themselves once a socket has connected to them; this process
+covers the time after every web process restarted and nobody has reconnected yet, so the
+AI seats move on, and it expires rooms on a server no socket reaches.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -18,16 +22,24 @@ from lobby.background import background
 
 
 class Command(BaseCommand):
-    help = "Check every match in progress for a due AI move, once or every LOBBY_SWEEP_SECONDS."
+    help = "Sweep every LOBBY_SWEEP_SECONDS: due AI moves, seats of dead processes, idle rooms (hourly)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--once", action="store_true", help="sweep once, wait for the moves, exit")
+        parser.add_argument(
+            "--once", action="store_true", help="one round, room expiry included; wait for its moves, exit"
+        )
+        parser.add_argument(
+            "--alive-file", default="", help="a file touched after every round, for a health check to read"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        alive = Path(opts["alive_file"]) if opts["alive_file"] else None
         while True:
-            checked = bots.sweep()
+            bots.sweep_round(expire=True if opts["once"] else None)
+            if alive is not None:
+                alive.touch()
             if opts["once"]:
                 background().wait_idle(60)
-                self.stdout.write(f"checked {checked} matches")
+                self.stdout.write("swept once")
                 return
             time.sleep(max(settings.LOBBY_SWEEP_SECONDS, 1.0))
