@@ -163,13 +163,14 @@ export function seatBadges(ctx, s) {
 /** The seats at the table with tile counts and connection state; redrawn only when any changed. */
 export function renderSeats(ctx, list) {
   const seats = ctx.room?.seats || [];
-  const rows = seats.map((s) => h("li", { class: "seat", "data-seat": s.seat },
-    h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }),
-    ...seatBadges(ctx, s)));
-  const key = rows.map((r) => r.textContent).join("|");
+  const now = Math.floor(Date.now() / 1000);
+  const key = JSON.stringify([seats, ctx.seat, ctx.room?.host_seat, ctx.view?.hand_sizes,
+    seats.some((s) => s.standin_at) ? now : 0]);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
-  list.replaceChildren(...rows);
+  list.replaceChildren(...seats.map((s) => h("li", { class: "seat", "data-seat": s.seat },
+    h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }),
+    ...seatBadges(ctx, s))));
 }
 
 /** The strip of players over the board: name, tiles held, who is to play (a word and an arrow). */

@@ -150,7 +150,7 @@ export function board(ctx, el, sel) {
   trick.append(h("div", { class: "centre", text: centre }));
   const info = h("div", {}, ...parts);
   const sides = h("div", { class: "sides" }, ...(view.teams || []).map((_, i) => h("div", { class: "side-box" },
-    h("strong", { text: sideName(ctx, i) }),
+    h("strong", { text: side(ctx, i) }),
     h("div", { text: `Tricks ${view.tricks_won?.[i] ?? 0} · points taken ${view.points_taken?.[i] ?? 0}` }),
     h("div", { text: `${view.scoring === "points" ? "Points" : "Marks"}: ${view.scores[i]}` }))));
   el.replaceChildren(h("div", { class: "t42" }, trick, h("div", {}, info, sides)));
