@@ -7,9 +7,9 @@ seeds it produces, which is what makes every hand reproducible and checkable by 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -33,27 +33,54 @@ def _hmac_pads(seed: bytes) -> tuple[Any, Any]:
     return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
 
+@cache
+def _swaps(n: int) -> tuple[tuple[int, bytes, int], ...]:
+    """For a list of `n` items, each step of the shuffle: position, HMAC message, modulus."""
+    return tuple((i, b"r:%d" % i, i + 1) for i in range(n - 1, 0, -1))
+
+
 def shuffle(items: Sequence[T], seed: bytes) -> tuple[T, ...]:
     """Fisher-Yates from the back, position `i` swapped with `HMAC(seed, "r:i") mod (i+1)`.
 
     The HMAC is computed from pads prepared once per seed: the same digest as `hmac.new`, in
-    half the time, which matters because every hand of every AI rollout deals.
+    half the time, which matters because every hand of every match and rollout deals. The
+    messages and moduli of each step are prepared once per list length.
     """
     order = list(items)
     inner, outer = _hmac_pads(seed)
-    for i in range(len(order) - 1, 0, -1):
-        h = inner.copy()
-        h.update(b"r:%d" % i)
-        o = outer.copy()
+    inner_copy = inner.copy
+    outer_copy = outer.copy
+    from_bytes = int.from_bytes
+    for i, message, modulus in _swaps(len(order)):
+        h = inner_copy()
+        h.update(message)
+        o = outer_copy()
         o.update(h.digest())
-        j = int.from_bytes(o.digest(), "big") % (i + 1)
+        j = from_bytes(o.digest(), "big") % modulus
         order[i], order[j] = order[j], order[i]
     return tuple(order)
 
 
+#: The HMAC pads of the last few masters: a match deals every hand from one master.
+_MASTER_PADS: dict[bytes, tuple[Any, Any]] = {}
+
+
 def hand_seed(master: bytes, hand: int) -> bytes:
-    """Seed of hand `hand` (0-based, redeals included) of a match started from `master`."""
-    return hmac.new(master, b"hand:" + str(hand).encode("ascii"), hashlib.sha256).digest()
+    """Seed of hand `hand` (0-based, redeals included) of a match started from `master`.
+
+    `HMAC_SHA256(master, "hand:<hand>")`, from the master's pads kept between hands.
+    """
+    pads = _MASTER_PADS.get(master)
+    if pads is None:
+        if len(_MASTER_PADS) >= 256:
+            _MASTER_PADS.clear()
+        pads = _MASTER_PADS[master] = _hmac_pads(master)
+    h = pads[0].copy()
+    h.update(b"hand:%d" % hand)
+    o = pads[1].copy()
+    o.update(h.digest())
+    seed: bytes = o.digest()
+    return seed
 
 
 def new_secret() -> bytes:
