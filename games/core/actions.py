@@ -63,3 +63,54 @@ def normalise_action(raw: object) -> Action:
             f"trumps are a suit 0..6 or one of {', '.join(sorted(TRUMP_NAMES))}, not {suit!r}"
         )
     return {"type": kind}
+
+
+class FrozenTile(list[int]):
+    """The `[low, high]` of a shared action: a list that refuses to change (see `FrozenAction`)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a legal action is shared and read-only: copy it to change it")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+class FrozenAction(dict[str, Any]):
+    """A legal action that a family lists again and again, built once and shared.
+
+    It is the action dict of the protocol in every way but one: it cannot be changed (its tile
+    is a `FrozenTile`). So `legal_actions` may hand the same objects to every caller, and
+    `apply` may know one of its own at once. Copies (`dict(a)`, `copy.copy`, `deepcopy`,
+    pickling) are plain dicts; the JSON is the same. `move` is the family's move for it.
+    """
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: Any, fields: dict[str, Any]) -> None:
+        super().__init__(fields)
+        self.move = move
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a legal action is shared and read-only: copy it to change it")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+def frozen_play(move: Any, low: int, high: int, end: str | None) -> FrozenAction:
+    """The shared form of `{"type": "play", "tile": [low, high], "end": end}` (no end: a lead)."""
+    fields: dict[str, Any] = {"type": "play", "tile": FrozenTile((low, high))}
+    if end is not None:
+        fields["end"] = end
+    return FrozenAction(move, fields)

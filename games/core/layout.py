@@ -12,7 +12,8 @@ game uses one) opens its up and down arms once both of its sides along the line 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 LEFT, RIGHT, UP, DOWN = 0, 1, 2, 3
 END_IDS: tuple[str, ...] = ("left", "right", "up", "down")
@@ -31,6 +32,10 @@ class Layout:
     `doubles` says a double lies crosswise at end `e`; bit `e` of `used` says arm `e` holds a
     tile; `spinner` is the spinner's number once one is down; bit `e` of `waiting` marks an end
     where the spinner still lies with its outer side uncovered.
+
+    `after` remembers the layouts that tiles laid on this one lead to (see `place`), and
+    `memo` what a game family works out from the layout once (its legal moves by hand, per
+    set); neither takes part in comparing layouts.
     """
 
     ends: tuple[int, int, int, int] = (CLOSED, CLOSED, CLOSED, CLOSED)
@@ -38,6 +43,8 @@ class Layout:
     used: int = 0
     spinner: int = NO_SPINNER
     waiting: int = 0
+    after: dict[int, Layout] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_empty(self) -> bool:
@@ -53,31 +60,47 @@ class Layout:
 
 EMPTY = Layout()
 
-_new = object.__new__
-_set_ends, _set_doubles, _set_used, _set_spinner, _set_waiting = (
-    Layout.__dict__[name].__set__ for name in Layout.__slots__)
+#: Every layout `place` and `lead_layout` made, by its fields, so that equal layouts are one
+#: object and each remembers its successors: a game has a few thousand layouts at most, and
+#: each move then finds its layout with one lookup instead of building it. Past the cap
+#: (a server that ran for ever on huge sets) layouts are built afresh, still correct.
+_INTERNED: dict[tuple[tuple[int, int, int, int], int, int, int, int], Layout] = {}
+_INTERN_CAP = 200_000
+_LEADS: dict[int, Layout] = {}
 
 
 def _layout(ends: tuple[int, int, int, int], doubles: int, used: int, spinner: int,
             waiting: int) -> Layout:
-    """`Layout(...)` for the per-move path, filling the slots directly (the frozen `__init__`
-    assigns the same fields through `object.__setattr__`, about twice as slowly)."""
-    layout = _new(Layout)
-    _set_ends(layout, ends)
-    _set_doubles(layout, doubles)
-    _set_used(layout, used)
-    _set_spinner(layout, spinner)
-    _set_waiting(layout, waiting)
+    """The one layout with these fields (a new one past the cap)."""
+    key = (ends, doubles, used, spinner, waiting)
+    layout = _INTERNED.get(key)
+    if layout is None:
+        layout = Layout(ends, doubles, used, spinner, waiting)
+        if len(_INTERNED) < _INTERN_CAP:
+            _INTERNED[key] = layout
     return layout
 
 
 def lead_layout(low: int, high: int, spinner: bool) -> Layout:
     """The layout after the lead tile `[low, high]`; a double lead becomes the spinner."""
+    key = low << 6 | high << 1 | spinner
+    found = _LEADS.get(key)
+    if found is not None:
+        return found
     if low == high:
         if spinner:
-            return Layout((low, low, CLOSED, CLOSED), _LINE, 0, low, _LINE)
-        return Layout((low, low, CLOSED, CLOSED), _LINE, 0)
-    return Layout((low, high, CLOSED, CLOSED), 0, 0)
+            layout = _layout((low, low, CLOSED, CLOSED), _LINE, 0, low, _LINE)
+        else:
+            layout = _layout((low, low, CLOSED, CLOSED), _LINE, 0, NO_SPINNER, 0)
+    else:
+        layout = _layout((low, high, CLOSED, CLOSED), 0, 0, NO_SPINNER, 0)
+    _LEADS[key] = layout
+    return layout
+
+
+def place_key(end: int, outer: int, double: bool, spinner: bool) -> int:
+    """The key of `Layout.after` for a tile laid on `end` leaving `outer`."""
+    return outer << 4 | end << 2 | double << 1 | spinner
 
 
 def place(layout: Layout, end: int, outer: int, double: bool, spinner: bool) -> Layout:
@@ -86,6 +109,14 @@ def place(layout: Layout, end: int, outer: int, double: bool, spinner: bool) -> 
     `double` says the tile is a double; with `spinner` the first double becomes the spinner,
     and covering its last open side opens the up and down arms at its number.
     """
+    key = outer << 4 | end << 2 | double << 1 | spinner
+    found = layout.after.get(key)
+    if found is None:
+        found = layout.after[key] = _placed(layout, end, outer, double, spinner)
+    return found
+
+
+def _placed(layout: Layout, end: int, outer: int, double: bool, spinner: bool) -> Layout:
     bit = 1 << end
     doubles = (layout.doubles | bit) if double else (layout.doubles & ~bit)
     used = layout.used | bit

@@ -90,6 +90,25 @@ class Rules(ABC, Generic[S]):
         searches: the view says what is public, the sample says the rest.
         """
 
+    # The fast path of searches: moves as small hashable handles -----------------------
+    # A family may override these four so that a search steps states without building an
+    # action dict per move; the defaults use the actions themselves as the moves.
+    def moves(self, state: S) -> Sequence[Any]:
+        """The legal moves of the seat to move, in the order of `legal_actions`."""
+        return self.legal_actions(state)
+
+    def step(self, state: S, move: Any) -> S:
+        """`advance` for a move of `moves` (unchecked)."""
+        return self.advance(state, move)
+
+    def action_of(self, state: S, move: Any) -> Action:
+        """The action a move of `moves(state)` stands for."""
+        return dict(move)
+
+    def move_of(self, state: S, action: Action) -> Any:
+        """The move of `moves(state)` that a canonical legal action stands for."""
+        return action
+
     def apply(self, state: S, action: object) -> S:
         """The checked step: malformed raises `MalformedAction`, illegal `IllegalAction`."""
         canonical = normalise_action(action)

@@ -6,7 +6,9 @@ checked by the players once its seed is revealed.
 
 from __future__ import annotations
 
-from games.core.fairness import commitment, deal, hand_seed, shuffle
+from functools import cache
+
+from games.core.fairness import commitment, hand_seed, shuffle
 from games.line.config import LineConfig
 from games.line.state import ANY_TILE
 from games.line.tables import TileTable, table
@@ -17,9 +19,19 @@ Dealt = tuple[bytes, str, tuple[tuple[int, ...], ...], tuple[int, ...]]
 def deal_hand(config: LineConfig, master: bytes, number: int) -> Dealt:
     """Seed, commitment, the dealt tile indices of each seat and the boneyard of hand `number`."""
     seed = hand_seed(master, number)
-    order = shuffle(range(len(table(config.top).tiles)), seed)
-    hands, boneyard = deal(order, config.players, config.hand_size)
-    return seed, commitment(seed), hands, boneyard
+    order = shuffle(_indices(config.top), seed)
+    size = config.hand_size
+    dealt = config.players * size
+    if dealt > len(order):
+        raise ValueError(f"cannot deal {size} tiles to {config.players} players from {len(order)}")
+    # `fairness.deal`, with the slices taken in one comprehension (every hand of every match).
+    hands = tuple([order[k:k + size] for k in range(0, dealt, size)])
+    return seed, commitment(seed), hands, order[dealt:]
+
+
+@cache
+def _indices(top: int) -> range:
+    return range(len(table(top).tiles))
 
 
 def opening(tiles: TileTable, hands: tuple[int, ...], leader: int) -> tuple[int, int]:

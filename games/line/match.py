@@ -6,30 +6,35 @@ unless a side has reached the target: then the match is over and the seed is rev
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core.layout import EMPTY
 from games.line.config import LineConfig
 from games.line.dealing import deal_hand, opening
 from games.line.scoring import score_hand
-from games.line.state import HAND_END, NOBODY, OVER, HandSummary, LineState, events, new_deal, new_state
+from games.line.state import HAND_END, NOBODY, OVER, HandSummary, LineState, new_deal, new_state
 
 
 def start_hand(config: LineConfig, master: bytes, number: int, *, scores: tuple[int, ...],
                revealed: tuple[str, ...], last_hand: HandSummary | None, leader: int) -> LineState:
     """Hand `number` dealt from the master seed; `leader` leads with any tile when >= 0."""
+    return _start(config, master, number, scores, revealed, last_hand, leader)
+
+
+def _start(config: LineConfig, master: bytes, number: int, scores: tuple[int, ...],  # noqa: PLR0917
+           revealed: tuple[str, ...], last_hand: HandSummary | None, leader: int) -> LineState:
     seed, commit, dealt, boneyard = deal_hand(config, master, number)
-    hands = tuple(tiles_mask(d) for d in dealt)
+    bit = _BIT.__getitem__
+    hands = tuple([sum(map(bit, d)) for d in dealt])
     seat, lead = opening(config.tiles, hands, leader)
     deal = new_deal(config, master, seed, commit, number, dealt, lead, revealed, last_hand)
-    return new_state(deal, hands, boneyard, EMPTY, seat, scores, (0,) * len(scores), ())
+    return new_state(deal, hands, boneyard, EMPTY, seat, scores, _ZEROS[len(scores)], ())
 
 
 def tiles_mask(indices: tuple[int, ...]) -> int:
-    mask = 0
-    for i in indices:
-        mask |= 1 << i
-    return mask
+    return sum(map(_BIT.__getitem__, indices))
+
+
+_BIT = tuple(1 << i for i in range(256))
+_ZEROS = tuple((0,) * n for n in range(17))
 
 
 def next_leader(config: LineConfig, winner_seat: int) -> int:
@@ -41,30 +46,29 @@ def next_leader(config: LineConfig, winner_seat: int) -> int:
 
 def end_hand(state: LineState, out: int) -> LineState:
     """Score the hand in `state` (seat `out` went out, or `NOBODY`: blocked), deal the next one."""
-    config = state.config
-    tiles = config.tiles
-    pips = tuple(tiles.pip_count(h, config.double_blank) for h in state.hands)
-    outcome = score_hand(config, pips, out)
-    points = [0] * len(state.scores)
-    scores = list(state.scores)
-    if outcome.winner != NOBODY and outcome.points:
-        points[outcome.winner] = outcome.points
-        scores[outcome.winner] += outcome.points
+    deal, hands, _, _, _, scores, fives, log = state
+    config = deal.config
+    count = config.tiles.pip_count
+    blank = config.double_blank
+    outcome = score_hand(config, tuple([count(h, blank) for h in hands]), out)
+    winner = outcome.winner
     blocked = out == NOBODY
-    closing = (HAND_END, outcome.winner, blocked, tuple(points))
-    log = (closing, state.log)
-    summary = HandSummary(
-        number=state.hand_number, seed=state.seed, commitment=state.commitment, dealt=state.dealt,
-        hands_left=state.hands, points=tuple(points), fives=state.fives, winner=outcome.winner,
-        blocked=blocked, stopped=False, log=(*events(state.log), closing),
-    )
-    final = tuple(scores)
-    revealed = (*state.revealed, state.seed.hex())
+    if winner != NOBODY and outcome.points:
+        gained = outcome.points
+        points = _ZEROS[len(scores)][:winner] + (gained,) + _ZEROS[len(scores)][winner + 1:]  # noqa: RUF005
+        final = scores[:winner] + (scores[winner] + gained,) + scores[winner + 1:]  # noqa: RUF005
+    else:
+        points = _ZEROS[len(scores)]
+        final = scores
+    log = ((HAND_END, winner, blocked, points), log)
+    summary = HandSummary(deal.hand_number, deal.seed, deal.commitment, deal.dealt, hands, points, fives,
+                          winner, blocked, False, log)
+    revealed = (*deal.revealed, deal.seed.hex())
     if max(final) >= config.target:
-        deal = replace(state.deal, revealed=revealed, last_hand=summary)
-        return replace(state, deal=deal, to_move=OVER, scores=final, log=log)
-    return start_hand(config, state.master, state.hand_number + 1, scores=final, revealed=revealed,
-                      last_hand=summary, leader=next_leader(config, outcome.leader))
+        over = deal._replace(revealed=revealed, last_hand=summary)
+        return state._replace(deal=over, to_move=OVER, scores=final, log=log)
+    return _start(config, deal.master, deal.hand_number + 1, final, revealed, summary,
+                  next_leader(config, outcome.leader))
 
 
 def stop_at_target(state: LineState, side: int) -> LineState:
@@ -72,10 +76,8 @@ def stop_at_target(state: LineState, side: int) -> LineState:
     points = (0,) * len(state.scores)
     closing = (HAND_END, side, False, points)
     log = (closing, state.log)
-    summary = HandSummary(
-        number=state.hand_number, seed=state.seed, commitment=state.commitment, dealt=state.dealt,
-        hands_left=state.hands, points=points, fives=state.fives, winner=side, blocked=False,
-        stopped=True, log=(*events(state.log), closing),
-    )
-    deal = replace(state.deal, revealed=(*state.revealed, state.seed.hex()), last_hand=summary)
-    return replace(state, deal=deal, to_move=OVER, log=log)
+    deal = state.deal
+    summary = HandSummary(deal.hand_number, deal.seed, deal.commitment, deal.dealt, state.hands,
+                          points, state.fives, side, False, True, log)
+    over = deal._replace(revealed=(*deal.revealed, deal.seed.hex()), last_hand=summary)
+    return state._replace(deal=over, to_move=OVER, log=log)

@@ -7,9 +7,10 @@ play draws (`draws`) and whether the open ends score during the hand (`fives`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
-from games.core.actions import Action, normalise_action
+from games.core.actions import Action, FrozenAction, normalise_action
 from games.core.errors import IllegalAction
 from games.core.fairness import master_seed
 from games.core.protocol import Rules
@@ -17,6 +18,7 @@ from games.core.tiles import Tile
 from games.line import explain, moves, serial, views
 from games.line.config import LineConfig, resolve_config
 from games.line.match import start_hand
+from games.line.moves import checked_move, known_move, listed_move, step
 from games.line.scoring import HandScore, fives_points, score_hand
 from games.line.state import NOBODY, OVER, LineState
 
@@ -47,9 +49,26 @@ class LineRules(Rules[LineState]):
     #: The move functions themselves, so the hot calls of rollouts skip a wrapper frame.
     legal_actions = staticmethod(moves.legal_actions)
     advance = staticmethod(moves.advance)
+    step = staticmethod(moves.step)
+    action_of = staticmethod(moves.action_of)
+    move_of = staticmethod(moves.move_of)
+    moves = staticmethod(moves.moves)  # last: from here on `moves` in this body is the method
 
     def apply(self, state: LineState, action: object) -> LineState:
-        """The checked step of `Rules.apply`, testing the one action instead of listing all."""
+        """The checked step of `Rules.apply`, testing the one action instead of listing all.
+
+        A legal action already in canonical form (what `legal_actions` and the browser send)
+        is recognised and stepped at once; anything else is normalised, checked and, when
+        refused, explained.
+        """
+        if type(action) is FrozenAction:
+            move = listed_move(state, action)
+            if move is None:
+                move = known_move(state, action)
+        else:
+            move = checked_move(state, action)
+        if move is not None:
+            return step(state, move)
         canonical = normalise_action(action)
         if state.to_move == OVER:
             raise IllegalAction("the match is over: no more actions")
@@ -74,8 +93,8 @@ class LineRules(Rules[LineState]):
     def explain_illegal(self, state: LineState, action: Action) -> str:
         return explain.explain_illegal(state, action)
 
-    def hand_index(self, state: LineState) -> int:
-        return state.deal.hand_number
+    #: `state.deal.hand_number`, read by C code: searches and servers ask it after every step.
+    hand_index = attrgetter("deal.hand_number")  # type: ignore[assignment]
 
     def scores(self, state: LineState) -> list[int]:
         return list(state.scores)

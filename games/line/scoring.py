@@ -7,14 +7,13 @@ scores nothing (pagat).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.line.config import LineConfig
 from games.line.state import NOBODY
 
 
-@dataclass(frozen=True, slots=True)
-class HandScore:
+class HandScore(NamedTuple):
     """The outcome of a hand: the winning side (`NOBODY` for a tie), its points, next leader."""
 
     winner: int

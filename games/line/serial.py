@@ -84,7 +84,7 @@ def summary_from_json(tiles: TileTable, data: Mapping[str, Any]) -> HandSummary:
         winner=NOBODY if winner is None else int(winner),
         blocked=bool(data["blocked"]),
         stopped=bool(data["stopped"]),
-        log=_log(tiles, data["log"]),
+        log=log_of(_log(tiles, data["log"])),
     )
 
 

@@ -1,14 +1,13 @@
 """The immutable state of a line-game match and the record of a finished hand.
 
 Hands are bitmasks of tile indices (games.line.tables) and the boneyard a tuple of indices in
-draw order; the log keeps events as small tuples, newest first. Everything is a frozen, slotted
-dataclass of ints and tuples, so states compare by value and `load(dump(s)) == s`.
+draw order; the log keeps events as small tuples, newest first. Every record is a named tuple of
+ints and tuples, immutable, so states compare by value and `load(dump(s)) == s`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.core.layout import Layout
 from games.line.config import LineConfig
@@ -46,9 +45,11 @@ def log_of(history: tuple[Event, ...]) -> Log:
     return log
 
 
-@dataclass(frozen=True, slots=True)
-class HandSummary:
-    """A finished hand as the next views show it in `last_hand`: public once it is over."""
+class HandSummary(NamedTuple):
+    """A finished hand as the next views show it in `last_hand`: public once it is over.
+
+    `log` is the hand's log, newest first, as the state kept it (see `events`).
+    """
 
     number: int
     seed: bytes
@@ -60,11 +61,10 @@ class HandSummary:
     winner: int
     blocked: bool
     stopped: bool
-    log: tuple[Event, ...]
+    log: Log
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(NamedTuple):
     """What stays fixed from one deal to the next: the match, the hand's seed and deal, history.
 
     `lead` is the tile index the leader must lead while the layout is empty (`ANY_TILE` when
@@ -83,12 +83,12 @@ class Deal:
     last_hand: HandSummary | None
 
 
-@dataclass(frozen=True, slots=True)
-class LineState:
+class LineState(NamedTuple):
     """One moment of a match. `to_move` is `OVER` once the match is decided.
 
     `fives` holds the points each side has scored on the ends during the current hand; `log`
-    is newest first (see `events`).
+    is newest first (see `events`). A named tuple, immutable like every state: a move builds
+    the next one with a single `tuple.__new__` (`new_state`), the cheapest record Python has.
     """
 
     deal: Deal
@@ -137,37 +137,16 @@ class LineState:
         return self.deal.last_hand
 
 
-_new = object.__new__
-_SET = {name: LineState.__dict__[name].__set__ for name in LineState.__slots__}
-_set_deal, _set_hands, _set_boneyard = _SET["deal"], _SET["hands"], _SET["boneyard"]
-_set_layout, _set_to_move, _set_scores = _SET["layout"], _SET["to_move"], _SET["scores"]
-_set_fives, _set_log = _SET["fives"], _SET["log"]
+_tuple_new = tuple.__new__
 
 
 def new_state(  # noqa: PLR0917 - positional on purpose: this is the per-move hot path
     deal: Deal, hands: tuple[int, ...], boneyard: tuple[int, ...], layout: Layout,
     to_move: int, scores: tuple[int, ...], fives: tuple[int, ...], log: Log,
 ) -> LineState:
-    """`LineState(...)` for the hot paths, filling the slots directly (about twice as fast).
-
-    The dataclass's own `__init__` only assigns the fields, so this builds an identical,
-    still frozen object.
-    """
-    state = _new(LineState)
-    _set_deal(state, deal)
-    _set_hands(state, hands)
-    _set_boneyard(state, boneyard)
-    _set_layout(state, layout)
-    _set_to_move(state, to_move)
-    _set_scores(state, scores)
-    _set_fives(state, fives)
-    _set_log(state, log)
-    return state
-
-
-
-(_set_config, _set_master, _set_seed, _set_commitment, _set_number, _set_dealt, _set_lead,
- _set_revealed, _set_last) = (Deal.__dict__[name].__set__ for name in Deal.__slots__)
+    """`LineState(...)` for the hot paths: the tuple built directly, without the keyword
+    handling of the named tuple's own constructor."""
+    return _tuple_new(LineState, (deal, hands, boneyard, layout, to_move, scores, fives, log))
 
 
 def new_deal(  # noqa: PLR0917 - the fields of `Deal`, in order
@@ -175,15 +154,6 @@ def new_deal(  # noqa: PLR0917 - the fields of `Deal`, in order
     dealt: tuple[tuple[int, ...], ...], lead: int, revealed: tuple[str, ...],
     last_hand: HandSummary | None,
 ) -> Deal:
-    """`Deal(...)` filled slot by slot, as `new_state` does: once per hand of every rollout."""
-    deal = _new(Deal)
-    _set_config(deal, config)
-    _set_master(deal, master)
-    _set_seed(deal, seed)
-    _set_commitment(deal, commitment)
-    _set_number(deal, hand_number)
-    _set_dealt(deal, dealt)
-    _set_lead(deal, lead)
-    _set_revealed(deal, revealed)
-    _set_last(deal, last_hand)
-    return deal
+    """`Deal(...)` built directly, as `new_state` does: once per hand of every rollout."""
+    return _tuple_new(Deal, (config, master, seed, commitment, hand_number, dealt, lead, revealed,
+                             last_hand))

@@ -10,11 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
-from games.core.layout import CLOSED, END_IDS
+from games.core.layout import CLOSED, END_IDS, Layout
 from games.core.tiles import Tile, full_set, parse_tile, tile_index
 
 Plan = tuple[int, tuple[tuple[int, str], ...]]
+#: Per open ends and set: the mask of tiles that fit an open end (0 for the empty layout), the
+#: open ends as `(mask, end index)`, the legal moves and actions already worked out by the
+#: tiles that fit in the hand of the seat to move, and each tile's own (see
+#: `games.line.moves._plays`), and the numbers the open ends show.
+LayoutInfo = tuple[int, tuple[tuple[int, int], ...], dict[int, tuple[int, ...]], dict[int, tuple[Any, ...]],
+                   dict[int, tuple[tuple[int, ...], tuple[Any, ...]]], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +40,11 @@ class TileTable:
     plans: dict[tuple[int, ...], Plan] = field(default_factory=dict, compare=False, repr=False)
     #: Pips of every byte of a mask, per byte position: a hand's count is a few lookups.
     byte_pips: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    #: `layout_info` by open ends.
+    ends_info: dict[tuple[int, ...], LayoutInfo] = field(default_factory=dict, compare=False, repr=False)
+    #: `end_moves`, memoised.
+    ends_moves: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     def plan(self, ends: tuple[int, ...]) -> Plan:
         """For open ends `ends`: the mask of tiles that fit any, and `(mask, end id)` per end.
@@ -46,6 +58,29 @@ class TileTable:
             for mask, _ in per_end:
                 fit |= mask
             found = self.plans[ends] = (fit, per_end)
+        return found
+
+    def end_moves(self, ends: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """For open ends `ends`: `(mask of the tiles that fit, end index)` per open end."""
+        found = self.ends_moves.get(ends)
+        if found is None:
+            found = self.ends_moves[ends] = tuple(
+                (self.suit[v], e) for e, v in enumerate(ends) if v != CLOSED)
+        return found
+
+    def layout_info(self, layout: Layout) -> LayoutInfo:
+        """What the moves need of `layout` in this set (see `LayoutInfo`): one record per
+        open-ends tuple, shared by every layout that shows those ends and kept in each
+        one's `memo`, so a move finds it with one lookup."""
+        found: LayoutInfo | None = layout.memo.get(self.top)
+        if found is None:
+            ends = layout.ends
+            found = self.ends_info.get(ends)
+            if found is None:
+                fit = self.plan(ends)[0] if ends[0] != CLOSED else 0
+                shown = tuple(v for v in ends if v != CLOSED)
+                found = self.ends_info[ends] = (fit, self.end_moves(ends), {}, {}, {}, shown)
+            layout.memo[self.top] = found
         return found
 
     def index(self, tile: Tile) -> int:

@@ -38,7 +38,7 @@ def summary_json(config: LineConfig, summary: HandSummary) -> dict[str, Any]:
         "winner": None if summary.winner == NOBODY else summary.winner,
         "blocked": summary.blocked,
         "stopped": summary.stopped,
-        "log": log_json(table(config.top), summary.log),
+        "log": log_json(table(config.top), events(summary.log)),
     }
 
 
