@@ -234,6 +234,11 @@ LOBBY_SWEEP_SECONDS = _env_float("LOBBY_SWEEP_SECONDS", 5.0)
 # each sweep) for this long, by the database's clock: many sweeps, so a busy process is not
 # mistaken for a dead one (`lobby/presence.py`).
 LOBBY_PRESENCE_TTL = _env_float("LOBBY_PRESENCE_TTL", max(60.0, LOBBY_SWEEP_SECONDS * 12))
+if LOBBY_SWEEP_SECONDS > 0 and LOBBY_PRESENCE_TTL < 3 * LOBBY_SWEEP_SECONDS:
+    raise ImproperlyConfigured(
+        f"LOBBY_PRESENCE_TTL={LOBBY_PRESENCE_TTL:g} is under three sweep periods "
+        f"(LOBBY_SWEEP_SECONDS={LOBBY_SWEEP_SECONDS:g}): live processes would look dead between sweeps"
+    )
 LOBBY_GRACE_SECONDS = int(os.environ.get("LOBBY_GRACE_SECONDS", "60"))
 # A match that no human has been connected to for this long pauses: no AI seat, stand-in or
 # turn timer moves until a player comes back (0: never pauses).
