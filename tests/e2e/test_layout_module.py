@@ -35,16 +35,17 @@ def layouts(game: str, players: int, options: dict[str, object], count: int, see
     [("draw", 2, {}), ("block", 2, {"set": 9}), ("draw", 3, {"spinner": True, "set": 12}), ("allfives", 2, {}),
      ("allfives", 4, {"set": 9})],
 )
-@pytest.mark.parametrize("width", [340, 900])
-def test_every_tile_is_placed_once_without_overlap(page, static_url, game, players, options, width) -> None:
+@pytest.mark.parametrize(("width", "height"), [(344, 300), (340, 520), (580, 230), (1000, 420)])
+def test_every_tile_is_placed_once_without_overlap(page, static_url, game, players, options, width, height) -> None:
+    """The board boxes of phones held upright and turned, a tablet and a laptop."""
     page.goto(f"{static_url}/frontend/")
-    samples = layouts(game, players, options, 20, seed=width)
+    samples = layouts(game, players, options, 10, seed=width + height)
     result = page.evaluate(
-        """async ([samples, width, spinner]) => {
+        """async ([samples, width, height, spinner]) => {
             const m = await import('/frontend/js/table/layout.js');
-            const limitX = Math.max(6, Math.floor(width / 40 / 2) - 1);
+            const { limitX, limitY } = m.lineLimits(width, height);
             return samples.map((layout) => {
-                const { placed } = m.placeLine(layout, { limitX, limitY: Math.max(5, limitX - 2), spinner });
+                const { placed } = m.placeLine(layout, { limitX, limitY, spinner });
                 const eps = 1e-6;
                 let overlaps = 0;
                 for (let i = 0; i < placed.length; i++) for (let j = i + 1; j < placed.length; j++) {
@@ -56,7 +57,7 @@ def test_every_tile_is_placed_once_without_overlap(page, static_url, game, playe
                 return { placed: placed.length, tiles, overlaps };
             });
         }""",
-        [samples, width, game == "allfives" or bool(options.get("spinner"))],
+        [samples, width, height, game == "allfives" or bool(options.get("spinner"))],
     )
     assert [r["placed"] for r in result] == [r["tiles"] for r in result]
     assert [r["overlaps"] for r in result] == [0] * len(result)

@@ -129,6 +129,16 @@ def serious_axe_findings(page: Page) -> list[str]:
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
+def check_plain_screen(page: Page, name: str) -> None:
+    """No sideways scroll, 44 px controls, nothing serious for axe-core: any page of the room."""
+    settled(page)
+    width = page.viewport_size["width"]  # type: ignore[index]
+    screenshot(page, f"{name}-{width}", full_page=False)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
+    assert page.evaluate(CONTROLS) == [], name
+    assert serious_axe_findings(page) == [], name
+
+
 def check_screen(page: Page, name: str, width: int, height: int) -> None:
     settled(page)
     screenshot(page, f"{name}-{width}x{height}", full_page=False)
@@ -164,9 +174,21 @@ def test_largest_table_fits_every_screen_with_touch(phones, daphne_url, game, pl
         others.append(other)
     for seat in range(1 + len(others), players):
         add_ai(host, seat, "easy")
+    watcher = None
+    if guest:
+        # The lobby of a full ten-seat room on a phone, as the host and as a seated guest see it.
+        for page in (host, others[0]):
+            check_plain_screen(page, f"lobby-{game}-{'host' if page is host else 'guest'}")
+        watcher = phones(*PHONES[0])
+        watcher.goto(f"{daphne_url}/r/{code}")
+        watcher.wait_for_selector("#full-room:not([hidden])")
     start(host)
     for other in others:
         other.wait_for_selector("#table:not([hidden])")
+    if watcher is not None:
+        # Anyone with the link watches the table from a phone: no hand, the same fit.
+        watcher.wait_for_selector("#table:not([hidden])")
+        check_plain_screen(watcher, f"watch-{game}")
     host.wait_for_function("() => !!window.dominoes.view")
     # A long word in the table talk wraps instead of widening the page.
     (others[0] if others else host).evaluate("t => window.dominoes.socket.send({type: 'chat', text: t})", LONG_WORD)
