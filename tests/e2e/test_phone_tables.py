@@ -265,7 +265,20 @@ def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones, daphne_u
     expect(host.locator("#moves-dialog")).to_be_visible()
     expect(host.locator("#log li").last).to_be_visible()
     assert host.locator("#log li").count() == len(view(host)["log"])
+    screenshot(host, "phone-moves-390", full_page=False)
     host.locator("#moves-dialog button[type=submit]").tap()
+    # The menu: share, the turn alert's preferences, the site's links; the mute button agrees.
+    host.locator("#open-menu").tap()
+    menu = host.get_by_role("dialog", name="Table menu")
+    expect(menu).to_be_visible()
+    assert host.evaluate(CONTROLS) == []
+    screenshot(host, "phone-menu-390", full_page=False)
+    menu.get_by_label("Play a short sound").uncheck()
+    menu.get_by_role("button", name="Close").tap()
+    expect(host.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    assert host.evaluate("() => JSON.parse(localStorage.getItem('dominoes.profile')).prefs.sound") is False
+    host.locator("#mute").tap()
+    expect(host.locator("#mute")).to_have_attribute("aria-pressed", "false")
     # Tiles slide in within 250 ms; with reduced motion they do not move at all.
     host.wait_for_selector("#board .arrive", state="attached")
     duration = host.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#board .arrive')).animationDuration)")

@@ -88,14 +88,17 @@ def test_tiles_draw_one_pip_per_point_and_label_themselves(module_page) -> None:
     got = module_page.evaluate(
         """async () => {
             const t = await import('/frontend/js/tiles.js');
+            // Each half's pips are one path, a circle per point (one "M" each).
+            const pips = (svg) => [...svg.querySelectorAll('path.pips')]
+                .reduce((n, p) => n + p.getAttribute('d').split('M').length - 1, 0);
             const out = [];
             for (let n = 0; n <= 18; n++) {
                 const svg = t.tileSVG([n, 18 - n], {top: 18});
-                out.push([svg.querySelectorAll('circle').length, svg.getAttribute('aria-label')]);
+                out.push([pips(svg), svg.getAttribute('aria-label')]);
             }
             const plain = t.tileSVG([3, 3], {top: 6, vertical: true});
             return {out, double: plain.getAttribute('aria-label'), fills: new Set(
-                [...plain.querySelectorAll('circle')].map((c) => c.getAttribute('fill'))).size};
+                [...plain.querySelectorAll('path.pips')].map((c) => c.getAttribute('fill'))).size};
         }"""
     )
     assert [count for count, _ in got["out"]] == [18] * 19

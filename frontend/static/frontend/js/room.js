@@ -569,13 +569,16 @@ function redraw() {
 }
 
 /** The play area takes the height left under the status bar, so the board, the hand and the
- * status show together; measured whenever the bars above it change size. */
+ * status show together; measured whenever the bars above it change size. (An inline height
+ * set through the CSSOM, which a style-src 'self' policy allows.) */
 function measure() {
   const play = $("play");
   const top = Math.round(play.getBoundingClientRect().top + window.scrollY);
   if (ctx.playTop !== top) {
+    // Set on the two boxes themselves: a property on the root would restyle the whole page.
     ctx.playTop = top;
-    document.documentElement.style.setProperty("--play-top", `${top}px`);
+    play.style.height = `calc(100dvh - ${top + 6}px)`;
+    document.querySelector(".side").style.setProperty("--side-height", `calc(100dvh - ${top + 6}px)`);
   }
 }
 

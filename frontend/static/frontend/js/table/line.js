@@ -224,7 +224,14 @@ export function board(ctx, el, sel) {
   }
   b.ends.replaceChildren(...markers);
   const pad = 0.4;
-  b.full = { x: (minX - pad) * U, y: (minY - pad) * U, w: (maxX - minX + 2 * pad) * U, h: (maxY - minY + 2 * pad) * U };
+  // Fit, but never larger than a tile 128 px long: a short line on a big screen stays a line.
+  const W = el.clientWidth || 1;
+  const H = el.clientHeight || 1;
+  const wide = Math.max(maxX - minX + 2 * pad, W / 64);
+  const tall = Math.max(maxY - minY + 2 * pad, H / 64);
+  const cx = (minX + maxX) / 2;
+  const cy = (minY + maxY) / 2;
+  b.full = { x: (cx - wide / 2) * U, y: (cy - tall / 2) * U, w: wide * U, h: tall * U };
   b.targets = (view.ends || []).filter((e) => sel.targets.includes(e.id));
   b.svg.setAttribute("aria-label", placed.length ? `The line: ${placed.length} tiles; open ends ${(view.ends || []).map((e) => e.value).join(", ")}` : "The table is empty");
   apply(b);
