@@ -10,29 +10,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 
 from games.ai.inference import HiddenHand, hand_of
 from games.ai.policy import View
+from games.ai.rand import shuffle
 from games.core.tiles import Tile
 
 RESTARTS = 12
 
 
-def _fits(tile: Tile, slot: frozenset[int], banned: set[Tile]) -> bool:
-    return tile.low not in slot and tile.high not in slot and tile not in banned
-
-
 def _try_deal(
     hidden: Mapping[int, HiddenHand], pool: Sequence[Tile], rng: random.Random, strict: bool
 ) -> dict[int, list[Tile]] | None:
-    jobs = [(len(slot), rng.random(), seat, slot) for seat, hand in hidden.items() for slot in hand.slots]
-    jobs.sort(key=lambda job: (-job[0], job[1]))
+    # Most constrained first, ties in random order (`(-size, draw)`: a stable sort on it).
+    jobs = [(-len(slot), rng.random(), seat, slot) for seat, hand in hidden.items() for slot in hand.slots]
+    jobs.sort(key=_BY_SIZE_THEN_DRAW)
     left = list(pool)
-    rng.shuffle(left)
+    shuffle(rng, left)
     out: dict[int, list[Tile]] = {seat: [] for seat in hidden}
     for _size, _key, seat, slot in jobs:
         banned = hidden[seat].banned
-        index = next((i for i, t in enumerate(left) if _fits(t, slot, banned)), None)
+        if left and not slot and not banned:
+            index: int | None = 0  # a free slot takes the next tile (what the scan would find)
+        else:
+            index = next((i for i, t in enumerate(left)
+                          if t.low not in slot and t.high not in slot and t not in banned), None)
         if index is None:
             if strict:
                 return None
@@ -41,10 +44,15 @@ def _try_deal(
     return out
 
 
+_BY_SIZE_THEN_DRAW = itemgetter(0, 1)
+
+
 def sample_deal(
-    view: View, hidden: Mapping[int, HiddenHand], unseen: Sequence[Tile], rng: random.Random
+    view: View, hidden: Mapping[int, HiddenHand], unseen: Sequence[Tile], rng: random.Random,
+    own: Sequence[Tile] | None = None,
 ) -> tuple[list[list[Tile]], list[Tile]]:
-    """Hands for every seat (the viewer's own from the view) and a boneyard in draw order."""
+    """Hands for every seat (the viewer's own from the view, or `own`: the same tiles, read
+    once by a caller that samples many deals) and a boneyard in draw order."""
     seats = len(view.get("hand_sizes") or ())
     needed = sum(len(h.slots) for h in hidden.values())
     if needed > len(unseen):
@@ -57,7 +65,8 @@ def sample_deal(
     assert dealt is not None
     used = {t for tiles in dealt.values() for t in tiles}
     boneyard = [t for t in unseen if t not in used]
-    rng.shuffle(boneyard)
+    shuffle(rng, boneyard)
     me = view.get("seat")
-    hands = [list(hand_of(view)) if seat == me else dealt.get(seat, []) for seat in range(seats)]
+    mine = hand_of(view) if own is None else own
+    hands = [list(mine) if seat == me else dealt.get(seat, []) for seat in range(seats)]
     return hands, boneyard
