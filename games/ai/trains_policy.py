@@ -26,7 +26,8 @@ def longest_chain(start: int, tiles: Sequence[Tile], limit: int = CHAIN_NODES) -
     """The longest train (most tiles, then most pips) `tiles` can build from `start`.
 
     A depth-first search over at most `limit` nodes, tiles tried in the order given; it keeps
-    the running length and pips and an index by number, as it runs inside every playout.
+    the running length and pips as one key (`length << 16 | pips`: no train holds 65,536
+    pips) and an index by number, as it runs inside every playout.
     """
     pool = list(tiles)
     by_number: dict[int, list[int]] = {}
@@ -34,31 +35,36 @@ def longest_chain(start: int, tiles: Sequence[Tile], limit: int = CHAIN_NODES) -
         by_number.setdefault(tile.low, []).append(i)
         if tile.high != tile.low:
             by_number.setdefault(tile.high, []).append(i)
+    sums = [t.low + t.high for t in pool]
+    weight = [_LENGTH + s for s in sums]
+    options = by_number.get
     used = [False] * len(pool)
     path: list[int] = []
     best: list[int] = []
-    best_key = (0, 0)
+    best_key = 0
     budget = limit
 
-    def grow(value: int, length: int, pips: int) -> None:
+    def grow(value: int, key: int) -> None:
         nonlocal best, best_key, budget
         budget -= 1
-        if (length, pips) > best_key:
-            best, best_key = list(path), (length, pips)
+        if key > best_key:
+            best, best_key = path[:], key
         if budget <= 0:
             return
-        for i in by_number.get(value, ()):
+        for i in options(value, ()):
             if used[i]:
                 continue
-            tile = pool[i]
             used[i] = True
             path.append(i)
-            grow(tile.high if tile.low == value else tile.low, length + 1, pips + tile.low + tile.high)
+            grow(sums[i] - value, key + weight[i])
             path.pop()
             used[i] = False
 
-    grow(start, 0, 0)
+    grow(start, 0)
     return [pool[i] for i in best]
+
+
+_LENGTH = 1 << 16
 
 
 @lru_cache(maxsize=8192)

@@ -14,13 +14,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.ai.inference import hand_of
 from games.ai.kit import Kit
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
 from games.ai.search import PLAYOUT_CAP, my_side
 from games.ai.trains_policy import Planner, state_action
+from games.ai.trains_sim import Move, TrainSim, move_of
+from games.ai.trains_sim import playout as sim_playout
 from games.core.actions import Action
-from games.core.penalty_rules import redeal
 from games.core.protocol import Rules
 from games.core.tiles import pip_total
 
@@ -100,15 +102,17 @@ def choose(
     searched = last_hand_view(view)
     values: dict[int, list[float]] = {i: [] for i in picked}
     hidden, unseen = kit.hidden(searched), kit.unseen(searched)
-    state = None
+    position: TrainSim | None = None
+    firsts: list[Move] = []
+    own = hand_of(searched)
     for _ in range(deals):
-        hands, boneyard = sample_deal(searched, hidden, unseen, rng)
-        if state is None:
-            state = rules.state_from_view(searched, hands, boneyard)
-        else:
-            state = redeal(state, hands, boneyard)
-        for i in picked:
-            values[i].append(gain(playout(rules, state, legal[i], HORIZON), seat))
+        hands, boneyard = sample_deal(searched, hidden, unseen, rng, own)
+        if position is None:
+            position = TrainSim(rules.state_from_view(searched, hands, boneyard))
+            firsts = [move_of(legal[i], position.players) for i in picked]
+        sim = position.redealt(hands, boneyard)
+        for i, first in zip(picked, firsts):
+            values[i].append(gain(sim_playout(sim.copy(), first, HORIZON), seat))
     best, best_gain = base, 0.0
     for i in picked[1:]:
         diffs = [a - b for a, b in zip(values[i], values[base])]

@@ -13,7 +13,7 @@ from games.ai import kit_for
 from games.ai.inference import HiddenHand, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.sampling import sample_deal
 from games.ai.trains import longest_chain
-from games.core.tiles import make_tile
+from games.core.tiles import full_set, make_tile
 
 from .support import CASES, case_id, fits, positions, rules_or_skip
 
@@ -119,3 +119,44 @@ def test_42_failing_to_follow_suit_proves_a_void() -> None:
 def test_the_planned_train_is_the_longest_chain_from_the_engine() -> None:
     hand = [make_tile(*t) for t in ([12, 3], [3, 7], [7, 7], [7, 1], [12, 9], [0, 0])]
     assert longest_chain(12, hand) == [make_tile(3, 12), make_tile(3, 7), make_tile(7, 7), make_tile(1, 7)]
+
+
+def _plain_chain(start: int, tiles: list[Any], limit: int) -> list[Any]:
+    """The planned train's search as first written: recursion, `(length, pips)` keys."""
+    by_number: dict[int, list[int]] = {}
+    for i, tile in enumerate(tiles):
+        by_number.setdefault(tile.low, []).append(i)
+        if tile.high != tile.low:
+            by_number.setdefault(tile.high, []).append(i)
+    used = [False] * len(tiles)
+    path: list[int] = []
+    found: dict[str, Any] = {"best": [], "key": (0, 0), "budget": limit}
+
+    def grow(value: int, length: int, pips: int) -> None:
+        found["budget"] -= 1
+        if (length, pips) > found["key"]:
+            found["best"], found["key"] = list(path), (length, pips)
+        if found["budget"] <= 0:
+            return
+        for i in by_number.get(value, ()):
+            if not used[i]:
+                used[i] = True
+                path.append(i)
+                tile = tiles[i]
+                grow(tile.high if tile.low == value else tile.low, length + 1, pips + tile.pips)
+                path.pop()
+                used[i] = False
+
+    grow(start, 0, 0)
+    return [tiles[i] for i in found["best"]]
+
+
+def test_the_planned_train_is_the_plain_searchs_at_every_node_budget() -> None:
+    rng = random.Random(8)
+    for _ in range(3000):
+        top = rng.choice([6, 9, 12])
+        tiles = list(full_set(top))
+        rng.shuffle(tiles)
+        hand = tiles[: rng.randrange(26)]
+        start, limit = rng.randrange(top + 1), rng.choice([0, 1, 2, 5, 40, 300, 4000])
+        assert longest_chain(start, hand, limit) == _plain_chain(start, hand, limit)

@@ -97,3 +97,28 @@ def test_a_redeal_equals_a_state_rebuilt_from_the_view() -> None:
             checked += 1
             drawn += first.drawn is not None
         assert checked > 50 and drawn > 0
+
+
+def test_the_copys_playouts_are_the_engines() -> None:
+    """`trains_sim` plays the engine's playout to the move: every first action of many
+    positions, twelve moves and to the end of the hand (draws, blocked hands included)."""
+    from games.ai.trains_search import HORIZON
+    from games.ai.trains_sim import TrainSim, move_of
+    from games.ai.trains_sim import playout as sim_playout
+
+    rules = rules_or_skip("mexican_train")
+    kit = kit_for("mexican_train")
+    rng = random.Random(7)
+    checked = 0
+    for players, seed in ((2, b"c2"), (4, b"c4"), (8, b"c8")):
+        for state in medium_positions(players, seed, 300)[::4]:
+            deal = determinize(rules, kit, last_hand_view(rules.view(state, state.turn)), rng)
+            sim = TrainSim(deal)
+            legal = rules.legal_actions(deal)
+            assert [move_of(a, players) for a in legal] == sim.legal()
+            for action in legal:
+                for horizon in (HORIZON, 10_000):
+                    expected = playout(rules, deal, action, horizon)
+                    assert sim_playout(sim.copy(), move_of(action, players), horizon) == expected
+                    checked += 1
+    assert checked > 300
