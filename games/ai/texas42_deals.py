@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from games.ai.inference import tile_of
 from games.ai.policy import View
+from games.ai.rand import shuffle
 from games.ai.texas42_sim import (
     ALL,
     INDEX,
@@ -157,23 +158,56 @@ def trump_weight(initial: int, trump: Trump) -> float:
     return math.exp((each[trump] - max(each)) / TRUMP_SOFT)
 
 
-def _fill(
-    reading: Reading, rng: random.Random, strict: bool
-) -> list[int] | None:
-    """Hidden hands for the other seats, voids respected when `strict`."""
-    pool = list(bits(reading.unseen))
-    rng.shuffle(pool)
+#: How `_fill` deals one reading: the unseen tiles in mask order, and for each strictness the
+#: seats in the order they take tiles, each with the mask of tiles it may hold.
+FillPlan = tuple[list[int], dict[bool, list[tuple[int, int]]]]
+
+
+def fill_plan(reading: Reading) -> FillPlan:
+    """What `_fill` works out from the reading alone, once for all its deals."""
+    unseen = reading.unseen
+    sizes = reading.sizes
     others = [s for s in range(SEATS) if s != reading.me]
-    allowed = {s: ~reading.banned[s] if strict else ALL for s in others}
-    order = sorted(others, key=lambda s: (sum(1 for t in pool if allowed[s] >> t & 1) - reading.sizes[s], s))
+    orders: dict[bool, list[tuple[int, int]]] = {}
+    for strict in (True, False):
+        allowed = {s: ~reading.banned[s] if strict else ALL for s in others}
+        order = sorted(others, key=lambda s: ((allowed[s] & unseen).bit_count() - sizes[s], s))
+        orders[strict] = [(seat, allowed[seat]) for seat in order]
+    return list(bits(unseen)), orders
+
+
+def _fill(
+    reading: Reading, rng: random.Random, strict: bool, plan: FillPlan | None = None
+) -> list[int] | None:
+    """Hidden hands for the other seats, voids respected when `strict`.
+
+    The unseen tiles are shuffled, then each seat (the most constrained first) takes the
+    first tiles it may hold, in that order. A seat that may hold every tile left simply takes
+    the next ones, which is what the scan would find.
+    """
+    tiles, orders = plan or fill_plan(reading)
+    pool = list(tiles)
+    shuffle(rng, pool)
+    sizes = reading.sizes
     hands = [0] * SEATS
     hands[reading.me] = reading.hand
-    for seat in order:
-        need = reading.sizes[seat]
+    left = reading.unseen
+    for seat, ok in orders[strict]:
+        need = sizes[seat]
+        if not left & ~ok:
+            if len(pool) < need:
+                return None
+            mask = 0
+            for tile in pool[:need]:
+                mask |= 1 << tile
+            hands[seat] = mask
+            pool = pool[need:]
+            left &= ~mask
+            continue
         took = 0
         rest = []
         for tile in pool:
-            if took < need and allowed[seat] >> tile & 1:
+            if took < need and ok >> tile & 1:
                 hands[seat] |= 1 << tile
                 took += 1
             else:
@@ -181,13 +215,15 @@ def _fill(
         if took < need:
             return None
         pool = rest
+        left &= ~hands[seat]
     return hands
 
 
-def sample_hands(reading: Reading, rng: random.Random) -> list[int]:
+def sample_hands(reading: Reading, rng: random.Random, plan: FillPlan | None = None) -> list[int]:
     """One deal of the unseen tiles that honours every void (relaxed only when none fits)."""
+    plan = plan or fill_plan(reading)
     for attempt in range(16):
-        hands = _fill(reading, rng, strict=attempt < 12)
+        hands = _fill(reading, rng, attempt < 12, plan)
         if hands is not None:
             return hands
     raise ValueError("no deal of the unseen tiles fits the view")
@@ -239,10 +275,11 @@ def weighted_deals(
     """
     kept: list[list[int]] = []
     spare: list[tuple[float, int, list[int]]] = []
+    plan = fill_plan(reading)
     for tries in range(attempts):
         if len(kept) >= count:
             break
-        hands = sample_hands(reading, rng)
+        hands = sample_hands(reading, rng, plan)
         draw = rng.random()
         weight = weight_of(reading, hands, force, draw)
         if draw < weight:

@@ -51,8 +51,8 @@ def award(value: int, points_scoring: bool) -> int:
 def contract_value(points: Sequence[int], declarer: int, value: int, me: int, points_scoring: bool) -> float:
     """The hand's worth to `me`'s side: the award won or lost, and a hair of the margin."""
     side = declarer % 2
-    made = points[side] >= min(value, 42)
-    prize = award(value, points_scoring)
+    made = points[side] >= (value if value < 42 else 42)
+    prize = value if points_scoring else 1 if value <= 42 else value // 42  # `award`
     mine = prize if made == (side == me % 2) else -prize
     return mine + MARGIN * (points[me % 2] - points[1 - me % 2])
 

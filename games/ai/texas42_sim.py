@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from games.core.tiles import Tile, full_set
@@ -64,6 +64,11 @@ class Table:
     follow: tuple[int, ...]
     rank: tuple[tuple[int, ...], ...]
     cheap: tuple[int, ...]
+    #: Medium's key for feeding a partner's trick, `(count, not a trump, -pips)`, as one int
+    #: that orders and ties exactly as the tuple does.
+    feed: tuple[int, ...] = ()
+    #: `medium_choice`'s answers so far (see there).
+    memo: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def is_trump(self, tile: int) -> bool:
         return bool(self.trump_mask >> tile & 1)
@@ -124,7 +129,10 @@ def table(trump: Trump) -> Table:
     cheap = tuple(
         COUNT[i] * 1000 + (100 if _is_trump(t, trump) else 0) + t.pips for i, t in enumerate(TILES)
     )
-    return Table(trump, trump_mask, led, follow, rank, cheap)
+    feed = tuple(
+        COUNT[i] * 1000 + (0 if _is_trump(t, trump) else 100) + 50 - t.pips for i, t in enumerate(TILES)
+    )
+    return Table(trump, trump_mask, led, follow, rank, cheap, feed)
 
 
 def trump_of(choice: object) -> Trump:
@@ -134,36 +142,77 @@ def trump_of(choice: object) -> Trump:
     return "doubles" if choice == "doubles" else None
 
 
+#: Medium's key for leading a double, `(count, pips)`, as one int (see `Table.feed`).
+_DOUBLE_KEY: tuple[int, ...] = tuple(COUNT[i] * 100 + t.pips for i, t in enumerate(TILES))
+_DOUBLES = sum(1 << i for i, t in enumerate(TILES) if t.is_double)
+
+
 def medium_play(tab: Table, legal: int, trick: Sequence[int], trick_seats: Sequence[int], seat: int) -> int:
     """`texas42.trick_play` on masks: the same tile for the same position."""
-    tiles = bits(legal)
-    if len(tiles) == 1:
-        return tiles[0]
-    cheap = tab.cheap
     if not trick:
-        trumps = [t for t in tiles if tab.trump_mask >> t & 1]
-        if len(trumps) >= 2:
-            ranks = tab.rank[SUIT_OF_TRUMPS]
-            return max(trumps, key=lambda t: ranks[t])
-        doubles = [t for t in tiles if TILES[t].is_double and not tab.trump_mask >> t & 1]
-        if doubles:
-            return max(doubles, key=lambda t: (COUNT[t], TILES[t].pips))
-        return min(tiles, key=lambda t: cheap[t])
-    lead_wins = trick_seats[tab.winner(trick)]
-    if (lead_wins - seat) % 2 == 0:
-        best = max(tiles, key=lambda t: (COUNT[t], -(tab.trump_mask >> t & 1), -TILES[t].pips))
-        if COUNT[best] and len(trick) >= 2:
-            return best
-        return min(tiles, key=lambda t: cheap[t])
-    size = len(trick)
-    played = list(trick)
-    best_win = -1
-    for t in tiles:
-        if tab.winner([*played, t]) == size and (best_win < 0 or cheap[t] < cheap[best_win]):
-            best_win = t
-    if best_win >= 0:
-        return best_win
-    return min(tiles, key=lambda t: cheap[t])
+        return medium_choice(tab, legal, 0, False, 0, 0)
+    partner = (trick_seats[tab.winner(trick)] - seat) % 2 == 0
+    if partner:
+        return medium_choice(tab, legal, len(trick), True, 0, 0)
+    suit = tab.led[trick[0]]
+    trump_mask = tab.trump_mask
+    if suit != SUIT_OF_TRUMPS and any(trump_mask >> t & 1 for t in trick):
+        suit = SUIT_OF_TRUMPS
+    ranks = tab.rank[suit]
+    return medium_choice(tab, legal, len(trick), False, suit, max([ranks[t] for t in trick]))
+
+
+#: Past this many positions remembered per trump, `medium_choice` starts its memory afresh.
+MEMO_CAP = 60_000
+
+
+def medium_choice(tab: Table, legal: int, played: int, partner: bool, suit: int, top: int) -> int:  # noqa: PLR0917
+    """Medium's tile from what its rule reads of the trick: `played` tiles down, whether the
+    partner holds the trick, and otherwise the suit that rules it and its best rank so far.
+
+    Every choice is a `max` or `min` over the tiles in hand order with an int key that orders
+    and ties as Medium's own does (so the first of equals wins, as there). Remembered per
+    trump: the playouts of one decision meet the same hands and tricks again and again.
+    """
+    if not played:
+        key = legal << 8
+    elif partner:
+        key = legal << 8 | (3 if played >= 2 else 1)
+    else:
+        key = legal << 8 | 128 | suit << 4 | (top + 1)
+    memo = tab.memo
+    found = memo.get(key)
+    if found is not None:
+        return found
+    tiles = bits(legal)
+    cheap = tab.cheap
+    trump_mask = tab.trump_mask
+    if len(tiles) == 1:
+        tile = tiles[0]
+    elif not played:
+        trumps = legal & trump_mask
+        doubles = legal & _DOUBLES & ~trump_mask
+        if trumps & (trumps - 1):
+            tile = max([t for t in tiles if trumps >> t & 1], key=tab.rank[SUIT_OF_TRUMPS].__getitem__)
+        elif doubles:
+            tile = max([t for t in tiles if doubles >> t & 1], key=_DOUBLE_KEY.__getitem__)
+        else:
+            tile = min(tiles, key=cheap.__getitem__)
+    elif partner:
+        tile = max(tiles, key=tab.feed.__getitem__)
+        if not (COUNT[tile] and played >= 2):
+            tile = min(tiles, key=cheap.__getitem__)
+    else:
+        ranks = tab.rank[suit]
+        if suit == SUIT_OF_TRUMPS:
+            winning = [t for t in tiles if ranks[t] > top]
+        else:
+            winning = [t for t in tiles if trump_mask >> t & 1 or ranks[t] > top]
+        tile = min(winning or tiles, key=cheap.__getitem__)
+    if len(memo) >= MEMO_CAP:
+        memo.clear()
+    memo[key] = tile
+    return tile
 
 
 @dataclass(slots=True)
@@ -202,18 +251,74 @@ class Deal:
 
 
 def playout(tab: Table, deal: Deal, rng: random.Random, noise: float) -> list[int]:
-    """Play the hand to its last trick with Medium's policy (one move in 1/noise random)."""
+    """Play the hand to its last trick with Medium's policy (one move in 1/noise random).
+
+    `Deal.to_move` and `Deal.play` inlined on local variables (`deal` ends as they leave it),
+    and the trick's winner kept as it grows: the suit that rules it (the led suit, or trumps
+    once one is played), the best rank under it and its position, as `Table.winner` finds.
+    """
     hands = deal.hands
-    while hands[deal.leader] or deal.trick:
-        seat = deal.to_move()
-        legal = tab.legal(hands[seat], deal.trick[0] if deal.trick else None)
-        if noise and rng.random() < noise:
+    trick = deal.trick
+    seats = deal.trick_seats
+    leader = deal.leader
+    points = deal.points
+    follow = tab.follow
+    led = tab.led
+    rank = tab.rank
+    trumps = tab.trump_mask
+    memo = tab.memo
+    chance = rng.random
+    suit = top = best = 0
+    if trick:
+        best = tab.winner(trick)
+        suit = led[trick[0]]
+        if suit != SUIT_OF_TRUMPS and any(trumps >> t & 1 for t in trick):
+            suit = SUIT_OF_TRUMPS
+        top = rank[suit][trick[best]]
+    while hands[leader] or trick:
+        seat = (seats[-1] + 1) % SEATS if seats else leader
+        hand = hands[seat]
+        played = len(trick)
+        legal = (hand & follow[led[trick[0]]] or hand) if played else hand
+        if noise and chance() < noise:
             choices = bits(legal)
-            tile = choices[int(rng.random() * len(choices))]
+            tile = choices[int(chance() * len(choices))]
+        elif not legal & (legal - 1):
+            tile = legal.bit_length() - 1
         else:
-            tile = medium_play(tab, legal, deal.trick, deal.trick_seats, seat)
-        deal.play(tab, seat, tile)
-    return deal.points
+            # `medium_choice`, its memory looked up here first (see there for the keys).
+            if not played:
+                key = legal << 8
+                partner = False
+            else:
+                partner = (seats[best] - seat) % 2 == 0
+                key = legal << 8 | ((3 if played >= 2 else 1) if partner else 128 | suit << 4 | (top + 1))
+            found = memo.get(key)
+            tile = found if found is not None else medium_choice(tab, legal, played, partner, suit, top)
+        hands[seat] = hand & ~(1 << tile)
+        trick.append(tile)
+        seats.append(seat)
+        if not played:
+            suit = led[tile]
+            top = rank[suit][tile]
+            best = 0
+        elif suit != SUIT_OF_TRUMPS and trumps >> tile & 1:
+            suit = SUIT_OF_TRUMPS
+            top = rank[suit][tile]
+            best = played
+        elif rank[suit][tile] > top:
+            top = rank[suit][tile]
+            best = played
+        if played == SEATS - 1:
+            won = seats[best]
+            points[won % 2] += 1 + COUNT[trick[0]] + COUNT[trick[1]] + COUNT[trick[2]] + COUNT[trick[3]]
+            leader = won
+            trick = []
+            seats = []
+    deal.trick = trick
+    deal.trick_seats = seats
+    deal.leader = leader
+    return points
 
 
 def suit_strength(hand: int, suit: int) -> float:
@@ -227,7 +332,7 @@ def strengths(hand: int) -> tuple[float, ...]:
     b = _CHUNK_STRENGTH[1][hand >> 7 & 127]
     c = _CHUNK_STRENGTH[2][hand >> 14 & 127]
     d = _CHUNK_STRENGTH[3][hand >> 21]
-    return tuple(a[s] + b[s] + c[s] + d[s] for s in range(7))
+    return tuple([w + x + y + z for w, x, y, z in zip(a, b, c, d)])
 
 
 def _strength_of(tile: Tile, suit: int) -> float:
@@ -258,24 +363,39 @@ class Solver:
 
     def makes(self, deal: Deal) -> bool | None:
         """True or False, or None when the node budget ran out first."""
+        trick = tuple(deal.trick)
+        suit = top = best = 0
+        if trick:
+            tab = self.tab
+            best = tab.winner(trick)
+            suit = tab.led[trick[0]]
+            if suit != SUIT_OF_TRUMPS and any(tab.trump_mask >> t & 1 for t in trick):
+                suit = SUIT_OF_TRUMPS
+            top = tab.rank[suit][trick[best]]
+        points = deal.points
         try:
-            return self._search(deal.hands, deal.trick, deal.trick_seats, deal.leader, deal.points)
+            return self._search(deal.hands, trick, tuple(deal.trick_seats), deal.leader,
+                                points[self.side], points[1 - self.side], suit, top, best)
         except _OutOfNodes:
             return None
 
-    def _search(
-        self, hands: list[int], trick: list[int], seats: list[int], leader: int, points: list[int]
+    def _search(  # noqa: PLR0917 - one frame per node: positional, and the trick's winner kept
+        self, hands: list[int], trick: tuple[int, ...], seats: tuple[int, ...], leader: int,
+        mine: int, theirs: int, suit: int, top: int, best: int,
     ) -> bool:
-        side = self.side
-        if points[side] >= self.need:
+        """Whether the declarer side makes it from here. `mine` and `theirs` are the points of
+        the side asked about and of the other; `suit`, `top` and `best` are the trick's ruling
+        suit, best rank and winning position so far (as `playout` keeps them). The same
+        nodes in the same order as a search that lists each trick and asks `Table.winner`."""
+        if mine >= self.need:
             return True
-        if points[1 - side] > 42 - self.need:
+        if theirs > 42 - self.need:
             return False
         key = None
         if not trick:
             if not hands[leader]:
                 return False
-            key = (hands[0], hands[1], hands[2], hands[3], leader, points[side])
+            key = (hands[0], hands[1], hands[2], hands[3], leader, mine)
             known = self.memo.get(key)
             if known is not None:
                 return known
@@ -283,24 +403,45 @@ class Solver:
         if self.left < 0:
             raise _OutOfNodes
         tab = self.tab
-        seat = leader if not seats else (seats[-1] + 1) % SEATS
-        legal = tab.legal(hands[seat], trick[0] if trick else None)
-        first = medium_play(tab, legal, trick, seats, seat)
+        played = len(trick)
+        seat = (seats[-1] + 1) % SEATS if played else leader
+        hand = hands[seat]
+        if not played:
+            legal = hand
+            first = medium_choice(tab, legal, 0, False, 0, 0)
+        else:
+            legal = hand & tab.follow[tab.led[trick[0]]] or hand
+            if (seats[best] - seat) % 2 == 0:
+                first = medium_choice(tab, legal, played, True, 0, 0)
+            else:
+                first = medium_choice(tab, legal, played, False, suit, top)
         order = [first, *(t for t in bits(legal) if t != first)]
+        side = self.side
         want = seat % 2 == side
         result = not want
-        hand = hands[seat]
+        rank = tab.rank
         for tile in order:
             hands[seat] = hand & ~(1 << tile)
-            if len(trick) == 3:
-                full = [*trick, tile]
-                won = [*seats, seat][tab.winner(full)]
-                gain = 1 + COUNT[full[0]] + COUNT[full[1]] + COUNT[full[2]] + COUNT[tile]
-                after = list(points)
-                after[won % 2] += gain
-                outcome = self._search(hands, [], [], won, after)
+            if not played:
+                now_suit = tab.led[tile]
+                now_top = rank[now_suit][tile]
+                now_best = 0
+            elif suit != SUIT_OF_TRUMPS and tab.trump_mask >> tile & 1:
+                now_suit, now_top, now_best = SUIT_OF_TRUMPS, rank[SUIT_OF_TRUMPS][tile], played
+            elif rank[suit][tile] > top:
+                now_suit, now_top, now_best = suit, rank[suit][tile], played
             else:
-                outcome = self._search(hands, [*trick, tile], [*seats, seat], leader, points)
+                now_suit, now_top, now_best = suit, top, best
+            if played == 3:
+                won = seat if now_best == 3 else seats[now_best]
+                gain = 1 + COUNT[trick[0]] + COUNT[trick[1]] + COUNT[trick[2]] + COUNT[tile]
+                if won % 2 == side:
+                    outcome = self._search(hands, (), (), won, mine + gain, theirs, 0, 0, 0)
+                else:
+                    outcome = self._search(hands, (), (), won, mine, theirs + gain, 0, 0, 0)
+            else:
+                outcome = self._search(hands, (*trick, tile), (*seats, seat), leader, mine, theirs,
+                                       now_suit, now_top, now_best)
             if outcome == want:
                 result = want
                 break

@@ -174,3 +174,51 @@ def test_hard_takes_the_last_trick_it_needs() -> None:
 def test_tiles_index_in_canonical_order() -> None:
     assert all(a < b for a, b in pairwise(TILES))
     assert INDEX[make_tile(6, 6)] == 27
+
+
+def _plain_playout(tab: Any, deal: Deal, rng: random.Random, noise: float) -> list[int]:
+    """The playout as Medium's rule reads it, one `Deal.play` at a time (for checking)."""
+    hands = deal.hands
+    while hands[deal.leader] or deal.trick:
+        seat = deal.to_move()
+        legal = tab.legal(hands[seat], deal.trick[0] if deal.trick else None)
+        if noise and rng.random() < noise:
+            choices = bits(legal)
+            tile = choices[int(rng.random() * len(choices))]
+        else:
+            tile = medium_play(tab, legal, deal.trick, deal.trick_seats, seat)
+        deal.play(tab, seat, tile)
+    return deal.points
+
+
+def test_the_inlined_playout_is_the_plain_one_from_any_trick() -> None:
+    """Same tiles, same points, same draws of the random stream, whatever trick it starts in
+    (the playout keeps the trick's winner itself and remembers Medium's choices)."""
+    rng = random.Random(11)
+    for trial in range(600):
+        tiles = list(range(28))
+        rng.shuffle(tiles)
+        hands = [sum(1 << t for t in tiles[7 * s : 7 * s + 7]) for s in range(4)]
+        tab = table(trump_of([0, 1, 2, 3, 4, 5, 6, "doubles", "follow_me"][trial % 9]))
+        deal = Deal(hands, [], [], rng.randrange(4), [0, 0])
+        for _ in range(rng.randrange(4)):
+            seat = deal.to_move()
+            legal = bits(tab.legal(deal.hands[seat], deal.trick[0] if deal.trick else None))
+            deal.play(tab, seat, legal[rng.randrange(len(legal))])
+        seed = rng.getrandbits(32)
+        plain, fast = random.Random(seed), random.Random(seed)
+        assert playout(tab, deal.copy(), fast, 0.1) == _plain_playout(tab, deal.copy(), plain, 0.1)
+        assert fast.random() == plain.random()
+
+
+def test_medium_play_answers_the_same_from_memory() -> None:
+    rng = random.Random(4)
+    tab = table(5)
+    for _ in range(300):
+        tiles = list(range(28))
+        rng.shuffle(tiles)
+        trick = tiles[: rng.randrange(4)]
+        seats = [(1 + k) % 4 for k in range(len(trick))]
+        legal = tab.legal(sum(1 << t for t in tiles[4:4 + rng.randrange(1, 8)]), trick[0] if trick else None)
+        first = medium_play(tab, legal, trick, seats, (len(trick) + 1) % 4)
+        assert medium_play(tab, legal, trick, seats, (len(trick) + 1) % 4) == first
