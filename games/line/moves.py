@@ -60,10 +60,11 @@ def _plays(tiles: TileTable, info: LayoutInfo, held: int) -> tuple[tuple[int, ..
             one = per_tile[i] = _tile_plays(tiles, info[1], i)
         codes += one[0]
         actions += one[1]
+    found = (codes, actions)
     if len(info[2]) < _MEMO_CAP:
         info[2][held] = codes
-        info[3][held] = actions
-    return codes, actions
+        info[3][held] = found
+    return found
 
 
 def _tile_plays(tiles: TileTable, per_end: tuple[tuple[int, int], ...],
@@ -102,11 +103,9 @@ def legal_actions(state: LineState) -> list[Action]:
             return [DRAW_ACTION if len(boneyard) > deal.config.draw_floor else PASS_ACTION]
     else:
         held = hands[seat] if deal.lead < 0 else -1 - deal.lead
-    actions = info[3].get(held)
-    if actions is None:
-        actions = _plays(tiles, info, held)[1]
-    _LISTED = (state, actions, info[2].get(held) or _plays(tiles, info, held)[0])
-    return list(actions)
+    found = info[3].get(held) or _plays(tiles, info, held)
+    _LISTED = (state, found)
+    return list(found[1])
 
 
 def listed_move(state: LineState, action: FrozenAction) -> int | None:
@@ -114,14 +113,14 @@ def listed_move(state: LineState, action: FrozenAction) -> int | None:
     `action` one of its actions (a server's or a search's `legal_actions` then `apply`)."""
     listed = _LISTED
     if listed[0] is state:
-        actions = listed[1]
+        codes, actions = listed[1]
         for k in range(len(actions)):
             if actions[k] is action:
-                return listed[2][k]  # type: ignore[no-any-return]
+                return codes[k]  # type: ignore[no-any-return]
     return None
 
 
-_LISTED: tuple[Any, ...] = (None, (), ())
+_LISTED: tuple[Any, ...] = (None, ((), ()))
 
 
 def moves(state: LineState) -> tuple[int, ...]:
@@ -148,15 +147,15 @@ def known_move(state: LineState, action: object) -> int | None:
     if seat < 0:
         return None
     if action is DRAW_ACTION or action is PASS_ACTION:
-        found = moves(state)
-        return found[0] if found[0] == action.move else None
+        only = moves(state)
+        return only[0] if only[0] == action.move else None
     tiles = state.deal.config.tiles
     info = state.layout.memo.get(tiles.top) or tiles.layout_info(state.layout)
     held = _held(state, info)
-    actions = info[3].get(held) if held else None
-    if actions is None or action not in actions:
+    found = info[3].get(held) if held else None
+    if found is None or action not in found[1]:
         return None
-    return info[2][held][actions.index(action)]
+    return found[0][found[1].index(action)]
 
 
 _DRAW = (DRAW_MOVE,)

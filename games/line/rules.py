@@ -43,8 +43,10 @@ class LineRules(Rules[LineState]):
         return start_hand(config, master, 0, scores=(0,) * len(config.teams), revealed=(), last_hand=None,
                           leader=-1)
 
-    def to_move(self, state: LineState) -> int | None:
-        return None if state.to_move == OVER else state.to_move
+    @staticmethod
+    def to_move(state: LineState) -> int | None:  # static: no bound method per call
+        seat = state.to_move
+        return None if seat == OVER else seat
 
     #: The move functions themselves, so the hot calls of rollouts skip a wrapper frame.
     legal_actions = staticmethod(moves.legal_actions)

@@ -20,7 +20,8 @@ Plan = tuple[int, tuple[tuple[int, str], ...]]
 #: open ends as `(mask, end index)`, the legal moves and actions already worked out by the
 #: tiles that fit in the hand of the seat to move, and each tile's own (see
 #: `games.line.moves._plays`), and the numbers the open ends show.
-LayoutInfo = tuple[int, tuple[tuple[int, int], ...], dict[int, tuple[int, ...]], dict[int, tuple[Any, ...]],
+LayoutInfo = tuple[int, tuple[tuple[int, int], ...], dict[int, tuple[int, ...]],
+                   dict[int, tuple[tuple[int, ...], tuple[Any, ...]]],
                    dict[int, tuple[tuple[int, ...], tuple[Any, ...]]], tuple[int, ...]]
 
 
