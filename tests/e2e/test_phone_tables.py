@@ -279,10 +279,13 @@ def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones, daphne_u
     assert host.evaluate("() => JSON.parse(localStorage.getItem('dominoes.profile')).prefs.sound") is False
     host.locator("#mute").tap()
     expect(host.locator("#mute")).to_have_attribute("aria-pressed", "false")
-    # Tiles slide in within 250 ms; with reduced motion they do not move at all.
-    host.wait_for_selector("#board .arrive", state="attached")
-    duration = host.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#board .arrive')).animationDuration)")
-    assert 0 < duration <= 0.25
+    # Tiles slide in within 250 ms; with reduced motion they do not move at all. (A tile is an
+    # ordinary tile again once it has arrived, so the rule is read from a probe on the board.)
+    probe = """() => { const el = document.createElement('span'); el.className = 'arrive';
+      document.querySelector('#board').append(el); const cs = getComputedStyle(el);
+      const got = [cs.animationName, parseFloat(cs.animationDuration)]; el.remove(); return got; }"""
+    name, duration = host.evaluate(probe)
+    assert name == "slide-in" and 0 < duration <= 0.25
     host.emulate_media(reduced_motion="reduce")
-    assert host.evaluate("() => getComputedStyle(document.querySelector('#board .arrive')).animationName") == "none"
+    assert host.evaluate(probe)[0] == "none"
     assert host.js_errors == []  # type: ignore[attr-defined]

@@ -802,6 +802,9 @@ $("allow-notify").addEventListener("click", async () => {
 });
 showPrefs();
 
+// A tile that has slid in is an ordinary tile again (no layer of its own kept for it).
+$("board").addEventListener("animationend", (e) => e.target.classList?.remove("arrive"));
+
 // Zoom: the buttons over the board; each table module zooms its own drawing.
 $("zoom").addEventListener("click", (e) => {
   const how = e.target.closest("button")?.dataset.zoom;
