@@ -115,6 +115,7 @@ export function board(ctx, el, sel) {
   const before = el._table?.kind === "texas42" ? el._table.tiles : new Set();
   el._table = { kind: "texas42", key, tiles: new Set(shown.map((p) => tileKey(p.tile))) };
   el.classList.remove("pannable");
+  el.classList.add("sized"); // the trick's tiles follow the box's height
   const parts = [];
   const high = view.high_bid;
   parts.push(h("p", { class: "bid-line" },
