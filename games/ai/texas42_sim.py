@@ -163,7 +163,7 @@ def medium_play(tab: Table, legal: int, trick: Sequence[int], trick_seats: Seque
 
 
 #: Past this many positions remembered per trump, `medium_choice` starts its memory afresh.
-MEMO_CAP = 60_000
+MEMO_CAP = 20_000
 
 
 def medium_choice(tab: Table, legal: int, played: int, partner: bool, suit: int, top: int) -> int:  # noqa: PLR0917

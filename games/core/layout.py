@@ -61,11 +61,12 @@ class Layout:
 EMPTY = Layout()
 
 #: Every layout `place` and `lead_layout` made, by its fields, so that equal layouts are one
-#: object and each remembers its successors: a game has a few thousand layouts at most, and
-#: each move then finds its layout with one lookup instead of building it. Past the cap
-#: (a server that ran for ever on huge sets) layouts are built afresh, still correct.
+#: object and each remembers its successors: double-six has about a thousand, and each move
+#: then finds its layout with one lookup instead of building it. Past the cap (a server that
+#: ran for months on the large sets) layouts are built afresh, still correct, and memory
+#: stays bounded.
 _INTERNED: dict[tuple[tuple[int, int, int, int], int, int, int, int], Layout] = {}
-_INTERN_CAP = 200_000
+_INTERN_CAP = 30_000
 _LEADS: dict[int, Layout] = {}
 
 
@@ -112,7 +113,9 @@ def place(layout: Layout, end: int, outer: int, double: bool, spinner: bool) -> 
     key = outer << 4 | end << 2 | double << 1 | spinner
     found = layout.after.get(key)
     if found is None:
-        found = layout.after[key] = _placed(layout, end, outer, double, spinner)
+        found = _placed(layout, end, outer, double, spinner)
+        if len(_INTERNED) < _INTERN_CAP:  # past the cap nothing more is kept
+            layout.after[key] = found
     return found
 
 

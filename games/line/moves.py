@@ -39,8 +39,11 @@ def can_draw(state: LineState, boneyard: int) -> bool:
     return boneyard > state.deal.config.draw_floor
 
 
-#: Past this many hands remembered per layout and set, moves are worked out afresh.
-_MEMO_CAP = 4096
+#: Past this many hands remembered in all (a few hundred bytes each), moves are worked out
+#: afresh from each tile's, which stay remembered: a server that runs for months on every
+#: set keeps a bounded memory.
+_MEMO_CAP = 40_000
+_memo_size = 0
 
 
 def _plays(tiles: TileTable, info: LayoutInfo, held: int) -> tuple[tuple[int, ...], tuple[FrozenAction, ...]]:
@@ -61,7 +64,9 @@ def _plays(tiles: TileTable, info: LayoutInfo, held: int) -> tuple[tuple[int, ..
         codes += one[0]
         actions += one[1]
     found = (codes, actions)
-    if len(info[2]) < _MEMO_CAP:
+    global _memo_size
+    if _memo_size < _MEMO_CAP:
+        _memo_size += 1
         info[2][held] = codes
         info[3][held] = found
     return found

@@ -12,6 +12,7 @@ import copy
 import json
 import pickle
 import random
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -82,7 +83,7 @@ def test_apply_refuses_a_shared_action_of_another_position(game: str) -> None:
     refused = 0
     for seed in range(4):
         states = positions(rules, 2, {}, seed, 1)
-        for state, later in zip(states, states[1:]):
+        for state, later in pairwise(states):
             if rules.to_move(later) is None:
                 continue
             legal_later = rules.legal_actions(later)
@@ -105,3 +106,19 @@ def test_a_finished_match_lists_no_moves() -> None:
     assert list(rules.moves(state)) == [] and rules.legal_actions(state) == []
     with pytest.raises(IllegalAction):
         rules.apply(state, {"type": "pass"})
+
+
+def test_past_the_memory_caps_the_moves_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that ran long enough to fill the caches works the moves out afresh."""
+    import games.core.layout as layout_module
+    import games.line.moves as moves_module
+
+    rules = rules_of("allfives")
+    before = [rules.legal_actions(s) for s in positions(rules, 3, {"set": 9}, 5, 1)]
+    monkeypatch.setattr(layout_module, "_INTERN_CAP", 0)
+    monkeypatch.setattr(moves_module, "_MEMO_CAP", 0)
+    states = positions(rules, 3, {"set": 9}, 5, 1)
+    assert [rules.legal_actions(s) for s in states] == before
+    for state in states[:-1]:
+        for move in rules.moves(state):
+            assert rules.step(state, move) == rules.advance(state, rules.action_of(state, move))
