@@ -234,7 +234,7 @@ def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones, daphne_u
     host.locator("#zoom button[data-zoom=fit]").tap()
     # Play until a tile has two trains to go to: tap it, then tap the highlighted end.
     pages = [host, bob]
-    for _ in range(80):
+    for _ in range(240):
         if my_turn(host):
             v = view(host)
             plays = [a for a in v["legal"] if a["type"] == "play"]
