@@ -53,8 +53,10 @@ export function board(ctx, el, sel) {
       ? `: the ${tileLabel(lead)} ${view.led === false ? "must lead" : "leads"}` : ""}` })].filter(Boolean));
   }
   const pending = new Set(layout.pending || []);
-  const text = pending.size
-    ? `A chicken foot is open: its ${pending.size} toe${pending.size === 1 ? "" : "s"} must be filled before anyone plays elsewhere.` : "";
+  const arms = [...pending].every((id) => id.startsWith("arm:"));
+  const text = !pending.size ? "" : arms
+    ? `The lead double's ${pending.size} open arm${pending.size === 1 ? "" : "s"} must each get a tile before anyone plays elsewhere.`
+    : `A chicken foot is open: its ${pending.size} toe${pending.size === 1 ? "" : "s"} must be filled before anyone plays elsewhere.`;
   if (b.notice.textContent !== text) b.notice.textContent = text;
   b.notice.hidden = !pending.size;
   const byParent = new Map();
@@ -66,7 +68,7 @@ export function board(ctx, el, sel) {
   const specs = [];
   const add = (br, depth, start) => {
     const badges = [];
-    if (pending.has(br.id)) badges.push({ text: "fill this toe" });
+    if (pending.has(br.id)) badges.push({ text: `fill this ${br.id.startsWith("arm:") ? "arm" : "toe"}` });
     else if (br.closed) badges.push({ text: "foot below", cls: "double" });
     specs.push({ id: br.id, label: label(br.id), tiles: br.tiles, start, openEnd: br.open_end, badges,
       active: sel.targets.includes(br.id), classes: [depth ? "toe" : "", pending.has(br.id) ? "pending" : ""].filter(Boolean).join(" ") });
@@ -88,6 +90,8 @@ export function statusWhy(ctx) {
   const legal = ctx.view.legal;
   if (legal.some((a) => a.type === "draw")) return "Nothing of yours fits an open end: draw a tile.";
   if (legal.some((a) => a.type === "pass")) return "You cannot play and the chicken yard cannot help: pass.";
-  if ((ctx.view.layout?.pending || []).length) return "Fill the chicken foot: play on a framed toe.";
+  const pending = ctx.view.layout?.pending || [];
+  if (pending.length && pending.every((id) => id.startsWith("arm:"))) return "Play on one of the lead double's framed arms.";
+  if (pending.length) return "Fill the chicken foot: play on a framed toe.";
   return "Choose a highlighted tile, then an arm or toe.";
 }
