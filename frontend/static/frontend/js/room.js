@@ -582,6 +582,13 @@ function measure() {
   }
 }
 
+/** What the page says when the server closed the socket at one of its caps. */
+const CAPPED = {
+  4008: "This page sent too many messages and was disconnected. Reload the page to join again.",
+  4409: "The room has as many spectators as it takes. Reload the page to try again later.",
+  4429: "Too many tables are open from this network. Close another tab or device, then reload.",
+};
+
 function connect() {
   ctx.socket?.close();
   ctx.socket = new RoomSocket(code, ctx.token, {
@@ -599,6 +606,8 @@ function connect() {
         lostSeat(HOST_FREED);
       } else if (state === "refused" && closeCode === 4404) {
         noSuchRoom();
+      } else if (state === "refused" && closeCode in CAPPED) {
+        setConnection(CAPPED[closeCode], false);
       } else if (state === "refused") {
         lostSeat("This browser no longer holds a seat here. You can sit down again, or watch from here.");
       }

@@ -9,6 +9,12 @@ export function actionId() {
   return `a${Date.now().toString(36)}-${rand[0].toString(36)}${rand[1].toString(36)}-${counter}`;
 }
 
+/**
+ * Close codes that are the server's final answer (docs/protocol.md): reconnecting would be
+ * refused the same way, so the page says why instead. 1011 and a dropped connection retry.
+ */
+export const FINAL_CLOSES = [4000, 4003, 4008, 4401, 4404, 4409, 4429];
+
 export class RoomSocket {
   constructor(code, token, handlers) {
     this.code = code;
@@ -48,7 +54,7 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if ([4000, 4003, 4401, 4404].includes(e.code)) {
+      if (FINAL_CLOSES.includes(e.code)) {
         this.handlers.status?.("refused", 0, false, e.code, e.reason);
         return;
       }
