@@ -39,37 +39,28 @@ def can_draw(state: LineState, boneyard: int) -> bool:
     return boneyard > state.deal.config.draw_floor
 
 
-#: Past this many hands remembered in all (a few hundred bytes each), moves are worked out
-#: afresh from each tile's, which stay remembered: a server that runs for months on every
-#: set keeps a bounded memory.
-_MEMO_CAP = 40_000
-_memo_size = 0
-
-
 def _plays(tiles: TileTable, info: LayoutInfo, held: int) -> tuple[tuple[int, ...], tuple[FrozenAction, ...]]:
     """The moves and the (shared) actions of a seat whose tiles that fit are `held`, in the
-    order of `legal_actions`, remembered in `info`. On the empty layout `held` is the whole
-    hand, or `-1 - i` when tile `i` must lead. Built from each tile's moves, also remembered."""
-    per_tile = info[4]
+    order of `legal_actions`. On the empty layout `held` is the whole hand, or `-1 - i` when
+    tile `i` must lead. Each tile's are worked out once per open ends and kept in `info`
+    (a set has few tiles); a hand of several is put together from them each time, which
+    costs less than remembering every hand (measured) and keeps memory bounded."""
+    if held < 0 or not held & (held - 1):
+        i = -1 - held if held < 0 else held.bit_length() - 1
+        found = _tile_plays(tiles, info[1], i)
+        info[2][held] = found[0]
+        info[3][held] = found
+        return found
+    pairs = info[3]
     codes: tuple[int, ...] = ()
     actions: tuple[FrozenAction, ...] = ()
-    mask = held if held >= 0 else 1 << (-1 - held)
-    while mask:
-        bit = mask & -mask
-        mask ^= bit
-        i = bit.bit_length() - 1
-        one = per_tile.get(i)
-        if one is None:
-            one = per_tile[i] = _tile_plays(tiles, info[1], i)
+    while held:
+        bit = held & -held
+        held ^= bit
+        one = pairs.get(bit) or _plays(tiles, info, bit)
         codes += one[0]
         actions += one[1]
-    found = (codes, actions)
-    global _memo_size
-    if _memo_size < _MEMO_CAP:
-        _memo_size += 1
-        info[2][held] = codes
-        info[3][held] = found
-    return found
+    return codes, actions
 
 
 def _tile_plays(tiles: TileTable, per_end: tuple[tuple[int, int], ...],
@@ -368,7 +359,7 @@ def pass_turn(state: LineState) -> LineState:
     if nxt == deal.config.players:
         nxt = 0
     after = _tuple_new(LineState, (deal, hands, boneyard, layout, nxt, scores, fives,
-                                   ((PASS, seat, info[5]), log)))
+                                   ((PASS, seat, info[4]), log)))
     fit = info[0]
     for h in hands:
         if h & fit:

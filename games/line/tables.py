@@ -17,11 +17,10 @@ from games.core.tiles import Tile, full_set, parse_tile, tile_index
 
 Plan = tuple[int, tuple[tuple[int, str], ...]]
 #: Per open ends and set: the mask of tiles that fit an open end (0 for the empty layout), the
-#: open ends as `(mask, end index)`, the legal moves and actions already worked out by the
-#: tiles that fit in the hand of the seat to move, and each tile's own (see
-#: `games.line.moves._plays`), and the numbers the open ends show.
+#: open ends as `(mask, end index)`, the legal moves and the (moves, actions) already worked
+#: out by the tiles that fit in the hand of the seat to move (see `games.line.moves._plays`),
+#: and the numbers the open ends show.
 LayoutInfo = tuple[int, tuple[tuple[int, int], ...], dict[int, tuple[int, ...]],
-                   dict[int, tuple[tuple[int, ...], tuple[Any, ...]]],
                    dict[int, tuple[tuple[int, ...], tuple[Any, ...]]], tuple[int, ...]]
 
 
@@ -80,7 +79,7 @@ class TileTable:
             if found is None:
                 fit = self.plan(ends)[0] if ends[0] != CLOSED else 0
                 shown = tuple(v for v in ends if v != CLOSED)
-                found = self.ends_info[ends] = (fit, self.end_moves(ends), {}, {}, {}, shown)
+                found = self.ends_info[ends] = (fit, self.end_moves(ends), {}, {}, shown)
             layout.memo[self.top] = found
         return found
 

@@ -109,14 +109,12 @@ def test_a_finished_match_lists_no_moves() -> None:
 
 
 def test_past_the_memory_caps_the_moves_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server that ran long enough to fill the caches works the moves out afresh."""
+    """A server that ran long enough to fill the layouts' table builds layouts afresh."""
     import games.core.layout as layout_module
-    import games.line.moves as moves_module
 
     rules = rules_of("allfives")
     before = [rules.legal_actions(s) for s in positions(rules, 3, {"set": 9}, 5, 1)]
     monkeypatch.setattr(layout_module, "_INTERN_CAP", 0)
-    monkeypatch.setattr(moves_module, "_MEMO_CAP", 0)
     states = positions(rules, 3, {"set": 9}, 5, 1)
     assert [rules.legal_actions(s) for s in states] == before
     for state in states[:-1]:
