@@ -43,8 +43,9 @@ export class RoomSocket {
     ws.addEventListener("open", () => {
       const wasRetry = this.attempt > 0;
       this.attempt = 0;
+      // The server sends welcome, room and state on every connect: no sync needed here,
+      // and none spent from the server's small allowance of them.
       this.handlers.status?.("open", 0, wasRetry);
-      this.send({ type: "sync" });
       for (const [id, msg] of this.pending) this.send({ type: "action", id, action: msg.action, version: msg.version });
     });
     ws.addEventListener("message", (e) => {
