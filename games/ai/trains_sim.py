@@ -102,22 +102,31 @@ class TrainSim:
         return lines
 
     def legal(self) -> list[Move]:
-        """`legal_actions` as moves, in the same order."""
+        """`legal_actions` as moves, in the same order (`allowed` and `frozen` inlined)."""
         seat = self.turn
         assert seat is not None
         ends = self.ends
-        tiles = (self.drawn,) if self.drawn is not None else self.hands[seat]
-        plays: list[Move] = [
-            (t, i) for i in self.allowed(seat) for t in tiles if t.low == ends[i] or t.high == ends[i]
-        ]
-        if not self.opened[seat] and not self.frozen() and not self.owed:
+        drawn = self.drawn
+        frozen = bool(self.doubles) and not self.owed
+        opened = self.opened[seat]
+        tiles = (drawn,) if drawn is not None else self.hands[seat]
+        if frozen or not opened:
+            line = self.doubles[0] if frozen else seat
+            v = ends[line]
+            plays: list[Move] = [(t, line) for t in tiles if v in t]
+        else:
+            markers = self.markers
+            lines = [i for i in range(self.players) if markers[i] or i == seat]
+            lines.append(self.players)
+            plays = [(t, i) for i in lines for t in tiles if ends[i] in t]
+        if not opened and not frozen and not self.owed:
             if self.played == 0:
                 return plays or [PASS]
             plays.append(END_TURN)
             return plays
         if plays:
             return plays
-        return [DRAW] if self.drawn is None and self.taken < len(self.boneyard) else [PASS]
+        return [DRAW] if drawn is None and self.taken < len(self.boneyard) else [PASS]
 
     def _turn_over(self, seat: int) -> None:
         self.opened[seat] = True
