@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
 
 from tests.lobby.procs import daphne_group  # noqa: E402
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE_WIDTH, PHONE_HEIGHT = 390, 844
 PLAYERS = 10
 TIMEOUT_MS = 30_000
 
@@ -172,8 +172,8 @@ def replay(context: Any, base: str, code: str, frames: list[str], rate: float) -
 
 def summary(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
-    pick = lambda q: ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]  # noqa: E731
-    return {"n": len(ordered), "p50": round(statistics.median(ordered), 1), "p95": round(pick(0.95), 1),
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"n": len(ordered), "p50": round(statistics.median(ordered), 1), "p95": round(p95, 1),
             "max": round(ordered[-1], 1)}
 
 
@@ -196,7 +196,9 @@ def main() -> None:
         base = servers[0].url
         code, token = set_up_room(base)
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        context = browser.new_context(**PHONE)
+        context = browser.new_context(
+            viewport={"width": PHONE_WIDTH, "height": PHONE_HEIGHT}, is_mobile=True, has_touch=True
+        )
         seat = json.dumps({"token": token, "seat": 0})
         context.add_init_script(f"localStorage.setItem('dominoes.room.{code}', {json.dumps(seat)})")
         frames = record(context, base, code, args.rounds, args.limit)
