@@ -137,11 +137,15 @@ def play_until(pages: list[Page], done: Any, limit_s: float = 120.0) -> None:
         for page in pages:
             moved = take_turn(page) or moved
         if not moved:
-            wait_for_change(pages[0], seen)
+            wait_for_change(pages[0], seen, pages[1:])
 
 
-def wait_for_change(page: Page, seen: int) -> None:
-    """Nobody here can move: an AI is to play, so the table changes next (or the match ends)."""
-    page.wait_for_function(
-        "v => window.dominoes.version !== v || !!(window.dominoes.view && window.dominoes.view.match_over)",
-        arg=seen, timeout=TIMEOUT_MS)
+def wait_for_change(page: Page, seen: int, others: list[Page] | None = None) -> None:
+    """Nobody here could move: an AI is to play, so the table changes next (or the match
+    ends); or another page was a state behind and now sees its turn."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        if version(page) != seen or over(page) or any(my_turn(other) for other in [page, *(others or [])]):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the table did not move on from version {seen}")

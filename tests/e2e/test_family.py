@@ -54,7 +54,7 @@ def wait_for_a_turn(pages: list[Page]) -> Page:
         for page in pages:
             if my_turn(page):
                 return page
-        wait_for_change(pages[0], seen)
+        wait_for_change(pages[0], seen, pages[1:])
     raise AssertionError("neither phone's turn came")
 
 

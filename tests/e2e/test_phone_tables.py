@@ -119,7 +119,7 @@ def until_turn_after_a_play(host: Page, others: list[Page]) -> None:
         for other in others:
             moved = take_turn(other) or moved
         if not moved:
-            wait_for_change(host, seen)
+            wait_for_change(host, seen, others)
     pytest.fail("the host's turn never came just after another seat's play")
 
 
@@ -247,7 +247,7 @@ def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones, daphne_u
         for page in pages:
             moved = take_turn(page, tap=page is host) or moved
         if not moved:
-            wait_for_change(host, seen)
+            wait_for_change(host, seen, [bob])
     else:
         pytest.skip("no tile with two trains to choose came up")
     before_v = version(host)
