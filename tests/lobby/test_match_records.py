@@ -74,21 +74,24 @@ def test_a_record_replays_to_the_state_the_server_played_and_holds_only_finished
     rules = get_rules(game)
 
     # Mid-match: two hands ended, the third has begun and none of it is in the record.
+    # (Each match's master seed is fresh and secret, so now and then the deals end a
+    # match within two hands: then there is no running hand to keep out.)
     mid = record(client, code)
-    assert len(mid["hands"]) == 2 and mid["result"] is None
     logged = list(ActionRecord.objects.filter(match=played).order_by("seq").values_list("seat", "action"))
     in_record = [tuple(a) for h in mid["hands"] for a in h["actions"]]
     assert in_record == [tuple(a) for a in logged[: len(in_record)]]
-    assert len(in_record) < len(logged)
-    current_hand = rules.view(selectors.match_state(played), None)
-    assert current_hand["commitment"] not in {h["commitment"] for h in mid["hands"]}
+    if not played.is_over:
+        assert len(mid["hands"]) == 2 and mid["result"] is None
+        assert len(in_record) < len(logged)
+        current_hand = rules.view(selectors.match_state(played), None)
+        assert current_hand["commitment"] not in {h["commitment"] for h in mid["hands"]}
 
     ended = play(code, random.Random(f"{game}-2"))
     full = record(client, code)
     assert full["result"] == ended.result and full["result"] is not None
     assert full["game"] == game and full["players"] == players and full["number"] == 0
     assert [s["name"] for s in full["seats"]] == [f"P{i}" for i in range(players)]
-    assert full["hands"][:2] == mid["hands"]
+    assert full["hands"][: len(mid["hands"])] == mid["hands"]
 
     # Replayed from the match's start through the rules, the record's actions give the
     # server's own final state, hand by hand.
