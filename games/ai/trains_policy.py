@@ -125,11 +125,18 @@ def action_scores(
 
 
 def _valid(start: int, chain: Sequence[Tile], hand: frozenset[Tile]) -> bool:
+    """Whether `chain` still lies in `hand` from `start` (`Tile.has` and `Tile.other` inlined)."""
     value = start
     for tile in chain:
-        if tile not in hand or not tile.has(value):
+        if tile not in hand:
             return False
-        value = tile.other(value)
+        low, high = tile
+        if low == value:
+            value = high
+        elif high == value:
+            value = low
+        else:
+            return False
     return True
 
 

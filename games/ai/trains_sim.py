@@ -207,7 +207,6 @@ def medium_move(sim: TrainSim, legal: list[Move], planner: Planner) -> Move:
     opening = not sim.opened[seat] and not (sim.doubles and not sim.owed)
     marked = sim.markers[seat]
     head = chain[0] if chain else None
-    planned = set(chain)
     on_plan = head is not None and (head, seat) in legal
     left = len(hand) - 1
     best = legal[0]
@@ -222,7 +221,7 @@ def medium_move(sim: TrainSim, legal: list[Move], planner: Planner) -> Move:
                 score += 8.0 if tile == head else 2.0
                 if marked:
                     score += 4.0
-            elif tile in planned:
+            elif tile in chain:
                 score -= 10.0
             if tile.low == tile.high and left:
                 low = tile.low

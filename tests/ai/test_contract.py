@@ -118,3 +118,22 @@ def test_a_failing_search_falls_back_to_a_legal_move(caplog: pytest.LogCaptureFi
     assert action == make_bot("draw", "hard", seed=b"f").choose(broken)
     assert any("fell back" in r.getMessage() for r in caplog.records)
     caplog.clear()
+
+
+def test_hard_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """Hard pauses the cyclic collector while it searches, and only then."""
+    import gc
+
+    rules = rules_or_skip("mexican_train")
+    views = [rules.view(s, rules.to_move(s)) for s in positions(rules, 4, {}, b"gc", 60)]
+    view = next(v for v in views if len(v["legal"]) > 1)
+    bot = HardBot("mexican_train", kit_for("mexican_train"), b"gc", budget=8)
+    assert gc.isenabled()
+    bot.choose(view)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        bot.choose(view)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
