@@ -6,6 +6,14 @@ Forced moves (one legal action) return at once and are left out, so the figures 
 honest cost of thinking. Hard's work is a fixed number of playouts, so the time depends on
 the machine and its load, never the decisions: run it on a quiet machine. The CPU time of the
 process is printed beside the wall clock, as it is far less disturbed by other processes.
+
+`--against DIR` times another version of the code on the same positions in the same run:
+`DIR` holds that version's `games/` (an earlier commit's `git archive`, say). Each case
+runs in fresh processes, the other version's and this one's alternately, `--repeats` times,
+and prints both and their ratio per repeat.
+
+    python -m bench.ai --decisions 150
+    python -m bench.ai --game mexican_train --players 8 --against /tmp/before --repeats 3
 """
 
 from __future__ import annotations
@@ -15,8 +23,14 @@ import json
 import math
 import os
 import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
+
+if os.environ.get("BENCH_GAMES_ROOT"):  # the version `--against` times: its games/ first
+    sys.path.insert(0, os.environ["BENCH_GAMES_ROOT"])
 
 from games.ai import make_bot
 from games.engine import get_rules
@@ -110,7 +124,11 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=150, help="timed choices per case")
     parser.add_argument("--game", default=None, help="only this game")
     parser.add_argument("--players", type=int, default=None, help="only this player count")
+    parser.add_argument("--phase", default=None, help="only the cases of this phase (42: bid, play)")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="a directory holding another version's games/, timed alternately")
+    parser.add_argument("--repeats", type=int, default=2, help="with --against: alternating runs")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -123,8 +141,37 @@ def main() -> None:
             continue
         if args.players and players != args.players:
             continue
+        if args.phase and phase != args.phase:
+            continue
+        if args.against is not None:
+            versus(game, players, options, phase, args)
+            continue
         row = measure(game, players, options, phase, decisions=args.decisions)
         print(json.dumps(row) if args.json else describe(row), flush=True)
+
+
+def versus(game: str, players: int, options: dict[str, Any], phase: str | None,
+           args: argparse.Namespace) -> None:
+    """One case timed in fresh processes of the other version and this one, alternately."""
+    here = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "bench.ai", "--json", "--game", game, "--players", str(players),
+               "--decisions", str(args.decisions)]
+    for r in range(args.repeats):
+        rows = {}
+        for name, root in (("other", args.against), ("this", here)):
+            env = dict(os.environ, BENCH_GAMES_ROOT=str(root))
+            done = subprocess.run(command + (["--phase", phase] if phase else []), capture_output=True,
+                                  text=True, check=True, env=env, cwd=here)
+            found = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+            rows[name] = next(row for row in found if row["options"] == options and row["phase"] == phase)
+        other, this = rows["other"], rows["this"]
+        ratio = {key: round(other[key] / this[key], 2)
+                 for key in ("mean_ms", "p95_ms", "cpu_mean_ms", "cpu_p95_ms")}
+        print(json.dumps({"repeat": r + 1, "other": other, "this": this, "other_over_this": ratio})
+              if args.json
+              else f"{describe(this)}\n{'':>13} other version: mean {other['mean_ms']:7.2f} ms  p95 "
+                   f"{other['p95_ms']:7.2f} ms, CPU p95 {other['cpu_p95_ms']:7.2f} ms; other / this: mean "
+                   f"{ratio['mean_ms']}, p95 {ratio['p95_ms']}, CPU p95 {ratio['cpu_p95_ms']}", flush=True)
 
 
 def describe(row: dict[str, Any]) -> str:
