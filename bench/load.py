@@ -55,6 +55,9 @@ REPAIR_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 10.0
 HTTP_TIMEOUT = 10.0
 SETUP_CONCURRENCY = 8
+#: The Redis database of the bench's stores: one no test flushes (a test flushing its own
+#: database in the middle of a 30-minute run would measure that fault, not the load).
+LOAD_REDIS_DB = 6
 
 
 @dataclass
@@ -73,6 +76,10 @@ class Phase:
     actions: int = 0
     started: float = 0.0
     ended: float = 0.0
+    #: Seconds between two readings of the servers' RSS during the phase (0: none), and the
+    #: readings: seconds into the phase, MiB of every server process together.
+    rss_every: float = 0.0
+    rss: list[tuple[float, float]] = field(default_factory=list)
 
     def timeline(self) -> list[dict[str, Any]]:
         """Per second of the phase: actions sent, their p50 and their slowest latency, and
@@ -91,7 +98,7 @@ class Phase:
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.latencies)
         elapsed = max(self.ended - self.started, 1e-9)
-        return {
+        found: dict[str, Any] = {
             "phase": self.name,
             "offered_per_room": self.rate,
             "seconds": round(elapsed, 1),
@@ -101,6 +108,35 @@ class Phase:
             "p99_ms": percentile_ms(ordered, 0.99),
             "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
         }
+        if len(self.rss) >= 3:
+            found["rss"] = rss_trend(self.rss)
+        return found
+
+
+def rss_trend(readings: list[tuple[float, float]]) -> dict[str, Any]:
+    """The servers' RSS over a phase: first, last, lowest and highest reading, the least-squares
+    slope in MiB per hour over the whole phase and over its second half (the first minutes
+    include the caches and arenas filling), and the readings' scatter about the line (the
+    residuals' standard deviation, MiB): a slope whose growth over the phase stays within that
+    scatter is flat within noise."""
+    def fit(points: list[tuple[float, float]]) -> tuple[float, float]:
+        xs, ys = [t for t, _ in points], [m for _, m in points]
+        slope, intercept = statistics.linear_regression(xs, ys)
+        residuals = [y - (slope * x + intercept) for x, y in points]
+        return slope * 3600, statistics.pstdev(residuals)
+
+    slope, scatter = fit(readings)
+    half = [r for r in readings if r[0] >= readings[-1][0] / 2]
+    later = fit(half)[0] if len(half) >= 3 else None
+    values = [m for _, m in readings]
+    return {
+        "readings": len(readings), "every_s": round(readings[1][0] - readings[0][0], 1),
+        "first_mib": values[0], "last_mib": values[-1], "min_mib": min(values), "max_mib": max(values),
+        "slope_mib_per_hour": round(slope, 2),
+        "second_half_slope_mib_per_hour": round(later, 2) if later is not None else None,
+        "scatter_mib": round(scatter, 2),
+        "samples": [[round(t), m] for t, m in readings],
+    }
 
 
 def percentile_ms(ordered: list[float], share: float) -> float | None:
@@ -440,12 +476,31 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             rooms[index] = room
 
 
+async def sample_rss(target: Target, phase: Phase, stop_at: float) -> None:
+    """The servers' RSS every `phase.rss_every` seconds from the phase's start to its end,
+    each reading also printed (a long run shows its trend as it goes)."""
+    due = phase.started
+    while due <= stop_at:
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        at = time.perf_counter() - phase.started
+        mib = round(total_rss(target.servers) / 2**20, 1)
+        phase.rss.append((at, mib))
+        print(f"  {target.name} {phase.name} {round(at)} s: RSS {mib} MiB, errors "
+              f"{sum(target.tally.errors.values())}, timeouts {target.tally.timeouts}, "
+              f"actions {phase.actions}",
+              file=sys.stderr, flush=True)
+        due += phase.rss_every
+
+
 async def run_phase(target: Target, rooms: list[Room], phase: Phase, redis_url: str) -> dict[str, Any]:
     before = cpu_budget(target.servers, redis_url)
     phase.started = time.perf_counter()
     stop_at = phase.started + phase.seconds
+    sampler = asyncio.create_task(sample_rss(target, phase, stop_at)) if phase.rss_every else None
     await asyncio.gather(*(drive(target, rooms, i, phase, stop_at) for i in range(len(rooms))))
     phase.ended = time.perf_counter()
+    if sampler is not None:
+        await sampler
     summary = phase.summary()
     if phase.actions:
         budget = budget_per_action(before, cpu_budget(target.servers, redis_url), phase.actions,
@@ -629,7 +684,7 @@ async def set_up(target: Target, args: argparse.Namespace, redis_url: str) -> Se
 
 
 def phases_of(args: argparse.Namespace) -> list[Phase]:
-    phases = [Phase("paced", args.rate, args.duration)]
+    phases = [Phase("paced", args.rate, args.duration, rss_every=args.rss_every)]
     phases += [Phase(f"sweep {rate:g}/s per room", rate, args.step) for rate in args.sweep]
     if args.ceiling:
         phases.append(Phase("ceiling (back to back)", None, args.ceiling))
@@ -688,7 +743,7 @@ async def run_alternating(setups: list[Setup], args: argparse.Namespace) -> Alte
 def servers_for(target_class: type[Target], args: argparse.Namespace) -> Iterator[tuple[list[Daphne], str]]:
     """The target's processes, and the URL of the Redis server they use."""
     database = args.database_url if target_class.needs_migrate else "sqlite"
-    stores = open_stores(database=database, redis_url=args.redis_url)
+    stores = open_stores(database=database, redis_url=args.redis_url, redis_db=LOAD_REDIS_DB)
     try:
         with daphne_group(
             processes_of(target_class, args), target_class.application,
@@ -784,6 +839,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ceiling", type=float, default=15.0,
                         help="seconds of back-to-back play per room (0: skip)")
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before measuring memory")
+    parser.add_argument("--rss-every", type=float, default=0.0, metavar="SECONDS",
+                        help="read the servers' RSS this often during the paced phase and report its slope "
+                             "(a soak: --duration 1800 --rss-every 60)")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--bare-processes", type=int, default=None,
                         help="processes of the bare target (default: as many as the server's; 1 gives the "
@@ -795,7 +853,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="an environment variable of the server processes (repeatable)")
     parser.add_argument("--seed", type=int, default=20260805)
-    parser.add_argument("--time-limit", type=float, default=1800.0, help="hard stop for each target, seconds")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="hard stop for each target, seconds (default: its phases and 15 minutes)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--timeline", action="store_true",
                         help="also print, per second of each phase, actions sent, their p50 and max latency")
@@ -807,6 +866,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if any(not name or sep != "=" for name, sep, _ in pairs):
         parser.error("--server-env takes NAME=VALUE")
     args.server_env = {name: value for name, _, value in pairs}
+    if args.time_limit is None:
+        playing = args.duration + args.step * len(args.sweep) + args.ceiling * (1 + args.alternate)
+        args.time_limit = max(1800.0, playing + 900.0)
     if args.rooms < 1 or args.rooms > 5000:
         parser.error("--rooms must be 1..5000")
     if args.rate <= 0:
@@ -830,6 +892,12 @@ def print_table(report: dict[str, Any]) -> None:
         for p in result["phases"]:
             print(f"   {p['phase']:<30} {p['actions_per_s']:>9} {p['p50_ms']!s:>9} {p['p99_ms']!s:>9} "
                   f"{p['max_ms']!s:>9} {p['actions']:>8} {p.get('server_cpu_ms_per_action')!s:>14}")
+            if "rss" in p:
+                r = p["rss"]
+                print(f"   {'':<30} RSS {r['first_mib']} -> {r['last_mib']} MiB (min {r['min_mib']}, max "
+                      f"{r['max_mib']}, {r['readings']} readings every {r['every_s']} s): slope "
+                      f"{r['slope_mib_per_hour']} MiB/h, second half {r['second_half_slope_mib_per_hour']} "
+                      f"MiB/h, scatter {r['scatter_mib']} MiB")
             if "cpu_ms_per_action" in p:
                 b = p["cpu_ms_per_action"]
                 print(f"   {'':<30} CPU ms per action: generator {b['generator']}, "
