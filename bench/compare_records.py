@@ -46,6 +46,10 @@ def main() -> None:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     args = parser.parse_args()
+    for path in (args.before, args.after):
+        if not path.is_file():
+            parser.error(f"no record file {path}: records are not kept in git, write one with "
+                         f"`python -m games.simulate ... --record {path}` (docs/simulation.md, 'Run records')")
     head_a, a = read(args.before)
     head_b, b = read(args.after)
     if head_a != head_b:

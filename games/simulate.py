@@ -253,6 +253,7 @@ class Record:
         """The outcomes already recorded; an error if the file is of another run."""
         text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
         if not text:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(self.header + "\n", encoding="utf-8")
             return {}
         if not text.endswith("\n"):
