@@ -9,7 +9,7 @@ interpreter (`bench/peer_worker.py`), this project's under this one.
 The table is the peer's own game: four players in partnership (0 and 2 against 1 and 3), all
 28 tiles of double-six dealt, Block (no drawing), uniformly random legal play; here `block`
 with `{"partnership": true, "hand_size": 7}`. A round is one hand. Every hand of this
-project is dealt by the SPEC shuffle (HMAC-SHA256 Fisher-Yates, hand seed and commitment),
+project is dealt by the fair shuffle (HMAC-SHA256 Fisher-Yates, hand seed and commitment),
 so its cost is in the figures; the peer deals with `random.shuffle`. This project's paths:
 
 - `public`: `legal_actions` and the checked `apply`, the server's protocol;

@@ -1,7 +1,7 @@
 """What the home page and the score sheets say about each game, from the rules documents.
 
-Each contested rule is shown with the positions the documents record and the default of SPEC
-§6 marked, so a table can see it is not misremembering. The sheets print from the same data,
+Each contested rule is shown with the positions the documents record and the project's
+default marked, so a table can see it is not misremembering. The sheets print from the same data,
 which keeps the targets on paper equal to the targets the server plays to.
 """
 

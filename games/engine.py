@@ -1,4 +1,6 @@
-"""The SPEC §3 facade: `get_rules(name)` for every game, and the errors it raises.
+"""The engine protocol's facade: `get_rules(name)` for every game, and the errors it raises.
+
+The contract is docs/engine.md, "The protocol".
 
 >>> rules = get_rules("draw")
 >>> state = rules.new_match(players=2, options={}, seed=bytes(32))
@@ -29,7 +31,7 @@ _CACHE: dict[str, Rules[Any]] = {}
 
 
 def names() -> list[str]:
-    """Every game the engine knows, in the order of SPEC §3."""
+    """Every game the engine knows, in the order docs/engine.md lists them."""
     return list(_REGISTRY)
 
 

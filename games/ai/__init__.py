@@ -1,4 +1,4 @@
-"""The AI players of SPEC §8: `make_bot(game, level, seed).choose(view)`.
+"""The AI players (docs/ai.md, "Bots"): `make_bot(game, level, seed).choose(view)`.
 
 >>> from games.ai import LEVELS
 >>> LEVELS

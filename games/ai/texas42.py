@@ -1,6 +1,6 @@
 """Texas 42: voids from failures to follow, trick heuristics, and bidding by simulation.
 
-The suit rules below restate SPEC and the 42 document (a tile carrying the trump number is
+The suit rules below restate docs/engine.md and the 42 document (a tile carrying the trump number is
 a trump; otherwise a lead calls for its higher end; the double ranks highest) because the AI
 may not import the game family; the engine stays the judge of legality everywhere.
 """

@@ -16,10 +16,10 @@ def _holder(hands: tuple[tuple[Tile, ...], ...], double: Tile) -> int | None:
 def deal_hand(state: FootState, number: int) -> FootState:
     """Hand `number` dealt from its hand seed, with draws until its lead double is held.
 
-    Nothing is set aside: the whole set is shuffled (SPEC §2) and dealt. If the double that
-    leads this hand is in the yard, every seat in seat order takes one tile, pass after pass,
-    until a pass ends with the double in a hand; the draws are logged. Nobody has a choice,
-    so this happens here rather than as actions.
+    Nothing is set aside: the whole set is shuffled (docs/engine.md, "Fair shuffle") and
+    dealt. If the double that leads this hand is in the yard, every seat in seat order takes
+    one tile, pass after pass, until a pass ends with the double in a hand; the draws are
+    logged. Nobody has a choice, so this happens here rather than as actions.
     """
     seed = hand_seed(state.master, number)
     double = Tile(state.top - number, state.top - number)

@@ -108,7 +108,9 @@ def _draw(state: FootState, seat: int) -> FootState:
 
 
 def settle(state: FootState) -> FootState:
-    """End every hand nobody can play on any more (SPEC §3: no pass discovers a block)."""
+    """End every hand nobody can play on any more.
+
+    No pass discovers a block (docs/engine.md, "The protocol")."""
     return settle_hands(state, is_blocked, finish_hand)
 
 

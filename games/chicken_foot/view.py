@@ -51,7 +51,7 @@ def _layout(state: FootState) -> dict[str, Any]:
 
 
 def build_view(state: FootState, seat: int | None, result: dict[str, Any] | None) -> dict[str, Any]:
-    """The view of SPEC §3 with the Chicken Foot keys of docs/rules-chicken-foot.md."""
+    """The view of docs/engine.md, "Views", with the Chicken Foot keys of docs/rules-chicken-foot.md."""
     view = common_view(
         state, seat, game=GAME, hand_number=state.hand, legal_actions=legal_actions, result=result
     )

@@ -1,4 +1,4 @@
-"""The action vocabulary of SPEC §4: reading a JSON action into its canonical dict."""
+"""The action vocabulary of docs/engine.md, "Actions": reading a JSON action into its canonical dict."""
 
 from __future__ import annotations
 

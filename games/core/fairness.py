@@ -1,4 +1,4 @@
-"""The fair shuffle of SPEC §2: commitment, HMAC-driven Fisher-Yates, deal, hand seeds.
+"""The fair shuffle (docs/engine.md, "Fair shuffle"): commitment, HMAC-driven Fisher-Yates, deal, hand seeds.
 
 This module is the only source of chance in the kernel. Everything else is a function of the
 seeds it produces, which is what makes every hand reproducible and checkable by players.

@@ -5,9 +5,10 @@ kept as the few integers that rules need on every move (the value at each end, w
 double lies there, which arms hold tiles, the spinner), so a move costs a handful of integer
 operations; the tiles themselves live in the game's log.
 
-End indexes 0..3 are the SPEC §4 end ids "left", "right", "up", "down". After a lead tile
-[a, b] the left end shows a and the right end b. A spinner (the first double played, where the
-game uses one) opens its up and down arms once both of its sides along the line are covered.
+End indexes 0..3 are the end ids "left", "right", "up", "down" (docs/engine.md, "Actions").
+After a lead tile [a, b] the left end shows a and the right end b. A spinner (the first
+double played, where the game uses one) opens its up and down arms once both of its sides
+along the line are covered.
 """
 
 from __future__ import annotations

@@ -70,7 +70,9 @@ def common_view(
     legal_actions: Callable[[Any], list[Action]],
     result: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """The SPEC §3 keys of a penalty game's view; the family adds its layout keys after them."""
+    """The common keys (docs/engine.md, "Views") of a penalty game's view.
+
+    The family adds its layout keys after them."""
     players = state.players
     view: dict[str, Any] = {"game": game, "players": players, "seat": seat, "options": state.options}
     if seat is not None:

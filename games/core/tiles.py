@@ -13,7 +13,7 @@ SET_SIZES: tuple[int, ...] = (6, 9, 12, 15, 18)
 class Tile(NamedTuple):
     """One domino, always stored low end first so equal tiles compare equal.
 
-    A NamedTuple serialises to JSON as `[low, high]`, the wire form of SPEC §1.
+    A NamedTuple serialises to JSON as `[low, high]`, the wire form of docs/engine.md, "Tiles and sets".
     """
 
     low: int

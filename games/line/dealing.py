@@ -1,7 +1,7 @@
 """Dealing a hand from its seed and choosing who leads it with what.
 
-The order of the tiles comes only from games.core.fairness (SPEC §2), so every deal can be
-checked by the players once its seed is revealed.
+The order of the tiles comes only from games.core.fairness (docs/engine.md, "Fair shuffle"),
+so every deal can be checked by the players once its seed is revealed.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Precomputed tables of a set, so hands can be bitmasks of tile indices.
 
-Bit `i` of a hand stands for tile `i` of the set's canonical order (SPEC §1). A seat can play
-on an end showing `v` exactly when `hand & suit[v]` is non-zero, which keeps the hot paths of
-`legal_actions` and `advance` to a few integer operations.
+Bit `i` of a hand stands for tile `i` of the set's canonical order (docs/engine.md, "Tiles and
+sets"). A seat can play on an end showing `v` exactly when `hand & suit[v]` is non-zero, which
+keeps the hot paths of `legal_actions` and `advance` to a few integer operations.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ MEXICAN = "mexican"
 
 @cache
 def end_ids(players: int) -> tuple[str, ...]:
-    """SPEC §4 end ids by line index: "train:<seat>" for each seat, then "mexican"."""
+    """The end ids by line index: "train:<seat>" for each seat, then "mexican".
+
+    docs/engine.md, "Actions"."""
     return (*(f"train:{seat}" for seat in range(players)), MEXICAN)
 
 

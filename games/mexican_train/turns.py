@@ -110,7 +110,9 @@ def _draw(state: TrainState, seat: int) -> TrainState:
 
 
 def settle(state: TrainState) -> TrainState:
-    """End every round that nobody can play on any more (SPEC §3: no pass discovers a block)."""
+    """End every round that nobody can play on any more.
+
+    No pass discovers a block (docs/engine.md, "The protocol")."""
     return settle_hands(state, is_blocked, finish_round)
 
 

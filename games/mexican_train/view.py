@@ -45,7 +45,7 @@ def _double(state: TrainState, line: int) -> dict[str, Any]:
 
 
 def build_view(state: TrainState, seat: int | None, result: dict[str, Any] | None) -> dict[str, Any]:
-    """The view of SPEC §3 with the Mexican Train keys of docs/rules-mexican-train.md."""
+    """The view of docs/engine.md, "Views", with the Mexican Train keys of docs/rules-mexican-train.md."""
     players = state.players
     over = state.turn is None
     view = common_view(

@@ -43,7 +43,9 @@ SUIT_NAMES = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "tr
 
 @lru_cache(maxsize=1024)
 def deal_hand(master: bytes, number: int) -> Hand:
-    """Hand `number` of the match: SPEC §2 shuffle and deal, each hand kept in canonical order.
+    """Hand `number` of the match: the fair shuffle and deal, each hand kept in canonical order.
+
+    docs/engine.md, "Fair shuffle".
 
     Memoised because the 27 HMACs of a shuffle cost more than a whole hand of play, and AI
     rollouts from one view all end by dealing the same next hand; a `Hand` is immutable, so

@@ -1,4 +1,4 @@
-"""SPEC §8: a bot sees only its seat's view, always answers with a legal action, reproducibly."""
+"""The bot contract (docs/ai.md, "Bots"): a bot sees only its seat's view, always answers with a legal action, reproducibly."""
 
 from __future__ import annotations
 

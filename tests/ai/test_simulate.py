@@ -1,4 +1,4 @@
-"""`python -m games.simulate`: the SPEC §8 JSON, reproducible from its seed, any number of jobs."""
+"""`python -m games.simulate`: the JSON of docs/simulation.md, reproducible from its seed, any number of jobs."""
 
 from __future__ import annotations
 

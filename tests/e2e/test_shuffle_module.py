@@ -9,15 +9,15 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-SPEC_COMMITMENT = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
-SPEC_FIRST_14 = [
+VECTOR_COMMITMENT = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+VECTOR_FIRST_14 = [
     [2, 2], [1, 5], [0, 0], [0, 6], [4, 5], [0, 1], [0, 5],
     [2, 3], [2, 5], [5, 6], [2, 4], [1, 3], [5, 5], [0, 3],
 ]
 
 
 def python_shuffle(seed: bytes, items: list[list[int]]) -> list[list[int]]:
-    """SPEC §2 written out independently of the module under test."""
+    """The fair shuffle (docs/engine.md) written out independently of the module under test."""
     order = list(items)
     for i in range(len(order) - 1, 0, -1):
         j = int.from_bytes(hmac.new(seed, f"r:{i}".encode(), hashlib.sha256).digest(), "big") % (i + 1)
@@ -44,7 +44,7 @@ def test_shuffle_reproduces_the_spec_test_vector(module_page) -> None:
             return {commitment: await m.sha256Hex(seed), first: order.slice(0, 14), n: order.length};
         }"""
     )
-    assert got == {"commitment": SPEC_COMMITMENT, "first": SPEC_FIRST_14, "n": 28}
+    assert got == {"commitment": VECTOR_COMMITMENT, "first": VECTOR_FIRST_14, "n": 28}
 
 
 @pytest.mark.parametrize(("top", "engine"), [(6, None), (12, [12, 12]), (18, [5, 5])])
@@ -66,7 +66,7 @@ def test_verify_hand_accepts_a_true_deal_and_names_each_failure(module_page) -> 
     order = python_shuffle(seed, canonical(6))
     dealt = [sorted(order[k * 7:(k + 1) * 7]) for k in range(2)]
     args = {
-        "seed": seed.hex(), "commitment": SPEC_COMMITMENT, "dealt": dealt, "top": 6, "mine": dealt[1], "seat": 1,
+        "seed": seed.hex(), "commitment": VECTOR_COMMITMENT, "dealt": dealt, "top": 6, "mine": dealt[1], "seat": 1,
     }
     script = """async (args) => {
         const m = await import('/frontend/js/shuffle.js');

@@ -1,6 +1,6 @@
 """Shared machinery of the conformance suite: presets, random play and the invariant checks.
 
-Every check here uses only the SPEC §3 protocol (views, legal actions, dump/load), so the same
+Every check here uses only the engine protocol (docs/engine.md) (views, legal actions, dump/load), so the same
 suite judges every game.
 """
 
@@ -150,7 +150,7 @@ def check_commitments(rules: Any, state: Any, seen: dict[int, str]) -> None:
 
 def check_deal_matches_seed(game: str, dealt: list[list[Tile]], seed_hex: str, engine: Tile | None,
                             top: int, hand_size: object = None) -> None:
-    """The hands dealt are the SPEC §2 blocks of the order the revealed seed gives."""
+    """The hands dealt are the blocks (docs/engine.md, "Fair shuffle") of the order the revealed seed gives."""
     tiles = [t for t in full_set(top) if t != engine]
     order = shuffle(tiles, bytes.fromhex(seed_hex))
     size = hand_size if isinstance(hand_size, int) else min(len(h) for h in dealt)
@@ -200,7 +200,7 @@ def check_round_trip(rules: Any, state: Any) -> None:
 
 
 def flipped(action: dict[str, Any]) -> dict[str, Any]:
-    """The same action with its tile named high end first (SPEC §4: tile order aside)."""
+    """The same action with its tile named high end first (docs/engine.md, "Actions": tile order aside)."""
     if "tile" in action:
         return {**action, "tile": [action["tile"][1], action["tile"][0]]}
     return action

@@ -1,4 +1,4 @@
-"""The engine protocol of SPEC §3 holds for every game, player count and option preset.
+"""The engine protocol (docs/engine.md) holds for every game, player count and option preset.
 
 Hypothesis chooses the seeds and the action indices; every invariant is checked through the
 public protocol only, so the same suite judges every game.

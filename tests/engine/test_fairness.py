@@ -1,4 +1,4 @@
-"""The fair shuffle of SPEC §2: test vector, determinism, the deal and the hand seeds."""
+"""The fair shuffle (docs/engine.md, "Fair shuffle"): test vector, determinism, the deal and the hand seeds."""
 
 import hashlib
 import hmac

@@ -1,9 +1,9 @@
-"""An independent referee written from the rules text and SPEC, checked against the engine.
+"""An independent referee written from the rules text and docs/engine.md, checked against the engine.
 
 Nothing here comes from `games.texas42`: the shuffle, the bid ladder, the suits, the trick
-winner, the count, the early end and the scoring are restated from SPEC §2, §5, §6 and the
-"How to Play 42" document, and every random match is refereed action by action through the
-public protocol only.
+winner, the count, the early end and the scoring are restated from docs/engine.md ("Fair
+shuffle", "Turn order", "Options") and the "How to Play 42" document, and every random match
+is refereed action by action through the public protocol only.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ VARIANTS: list[dict[str, Any]] = [
 
 
 def deal_of(master: bytes, number: int) -> list[list[Pair]]:
-    """SPEC §2: the hand seed, the HMAC Fisher-Yates of the canonical set, seven tiles a seat."""
+    """The fair shuffle: the hand seed, the HMAC Fisher-Yates of the canonical set, seven tiles a seat."""
     seed = hmac.new(master, f"hand:{number}".encode(), hashlib.sha256).digest()
     order = [(a, b) for a in range(7) for b in range(a, 7)]
     for i in range(len(order) - 1, 0, -1):

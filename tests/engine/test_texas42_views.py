@@ -1,4 +1,4 @@
-"""Views, options, the deal of SPEC §2, dumps, and `state_from_view` (the Hard AI's determinization)."""
+"""Views, options, the deal of the fair shuffle, dumps, and `state_from_view` (the Hard AI's determinization)."""
 
 from __future__ import annotations
 

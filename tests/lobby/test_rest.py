@@ -1,4 +1,4 @@
-"""The room API of SPEC §7: create, join, AI seats, kick, options, start, rematch, errors."""
+"""The room API of docs/protocol.md: create, join, AI seats, kick, options, start, rematch, errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// The REST calls of SPEC §7. Errors come back as Error objects whose message is for people.
+// The REST calls of docs/protocol.md. Errors come back as Error objects whose message is for people.
 
 async function call(method, url, body, token) {
   const headers = { "Content-Type": "application/json", Accept: "application/json" };

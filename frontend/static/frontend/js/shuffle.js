@@ -1,4 +1,4 @@
-// The fair shuffle of SPEC §2 recomputed in the browser, so a player need not trust the server:
+// The fair shuffle of docs/engine.md recomputed in the browser, so a player need not trust the server:
 // sha256(seed) must equal the commitment shown before the hand, and the HMAC-SHA256 Fisher-Yates
 // order must reproduce the tiles that were dealt.
 

@@ -1,4 +1,4 @@
-// The room socket of SPEC §7: reconnects by itself with backoff, resyncs after a drop or a
+// The room socket of docs/protocol.md: reconnects by itself with backoff, resyncs after a drop or a
 // version gap, and resends an unacknowledged action under the same id (the server applies an
 // id once, so a resend after a drop is safe).
 
