@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 import orjson  # noqa: E402
 
-from bench.ws_client import ConnectionClosed, WebSocket, connect  # noqa: E402
+from bench.ws_client import ConnectionClosed, ProtocolError, WebSocket, connect  # noqa: E402
 from config import gc_tuning  # noqa: E402
 from tests.lobby.procs import LOAD_LIMITS, Daphne, daphne_group, open_stores  # noqa: E402
 
@@ -53,6 +53,7 @@ SETUP_GRACE = 3600
 DELIVERY_TIMEOUT = 5.0
 REPAIR_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 10.0
+CONNECT_TRIES = 3
 HTTP_TIMEOUT = 10.0
 SETUP_CONCURRENCY = 8
 #: The Redis database of the bench's stores: one no test flushes (a test flushing its own
@@ -156,9 +157,12 @@ class Tally:
     lost_actions: int = 0
     late_ticks: int = 0
     matches_finished: int = 0
+    #: Handshakes tried again while the rooms' sockets opened (setup, not play).
+    connect_retries: int = 0
 
     def summary(self) -> dict[str, Any]:
         return {
+            "connect_retries": self.connect_retries,
             "errors": sum(self.errors.values()),
             "error_codes": dict(self.errors),
             "dropped_views": self.dropped_views,
@@ -302,12 +306,23 @@ class Target:
         raise NotImplementedError
 
     async def connect(self, room: Room, paths: list[str]) -> None:
+        """Open each seat's socket. A handshake the server dropped (daphne drops one its
+        application has not accepted within its connect timeout, as on a machine whose
+        cores other work holds) is tried again, up to `CONNECT_TRIES` times, and counted."""
         server = self.server_for(room.code)
         for seat, path in enumerate(paths):
             client = Client(room, seat)
-            client.ws = await asyncio.wait_for(
-                connect(server.ws_url + path, server.url, client.on_message, client.on_close), CONNECT_TIMEOUT
-            )
+            for attempt in range(1, CONNECT_TRIES + 1):
+                try:
+                    client.ws = await asyncio.wait_for(
+                        connect(server.ws_url + path, server.url, client.on_message, client.on_close),
+                        CONNECT_TIMEOUT,
+                    )
+                    break
+                except (ProtocolError, OSError, TimeoutError):
+                    if attempt == CONNECT_TRIES:
+                        raise
+                    self.tally.connect_retries += 1
             room.clients.append(client)
 
 
@@ -914,7 +929,8 @@ def print_table(report: dict[str, Any]) -> None:
         print(f"   errors {result['errors']} {result['error_codes'] or ''}, dropped views "
               f"{result['dropped_views']}, repaired by sync {result['repaired_views']}, timeouts "
               f"{result['timeouts']}, lost actions {result['lost_actions']}, late ticks "
-              f"{result['late_ticks']}, matches finished {result['matches_finished']}")
+              f"{result['late_ticks']}, matches finished {result['matches_finished']}, handshakes "
+              f"tried again {result['connect_retries']}")
     for key, value in report.get("ratios", {}).items():
         print(f"   ratio {key}: {value}")
     alternating = report.get("alternating")
