@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core.options import Option, resolve_options, verify_players
+from games.core.options import Option, OptionError, Source, resolve_options, verify_players
 from games.core.penalty import check_hands_fit
 
 GAME = "chicken_foot"
@@ -22,10 +22,14 @@ HAND_SIZES: dict[int, dict[int, int]] = {
 }
 
 SCHEMA: tuple[Option, ...] = (
-    Option("set", 9, choices=(9, 12, 15, 18), help="the domino set: double-9, -12, -15 or -18"),
-    Option("hand_size", None, minimum=1, maximum=95, nullable=True,
-           help="tiles dealt to each seat; null: the deal table for the set and player count"),
-    Option("double_blank", 50, choices=(50, 25, 0), help="penalty for holding the double-blank"),
+    Option("set", 9, choices=(9, 12, 15, 18), label="Domino set",
+           choice_labels=("Double-nine", "Double-twelve", "Double-fifteen", "Double-eighteen"),
+           help="the domino set: double-9, -12, -15 or -18"),
+    Option("hand_size", None, minimum=1, maximum=95, nullable=True, label="Tiles dealt to each player",
+           default_note="the Chicken Foot deal table", help="tiles dealt to each seat"),
+    Option("double_blank", 50, choices=(50, 25, 0), label="The double-blank counts",
+           choice_labels=("50 points", "25 points", "0"), help="penalty for holding the double-blank",
+           sources=(Source("pagat", "The 0-0 is worth 50 points; a variation counts 25."),)),
 )
 
 
@@ -33,7 +37,8 @@ def _derive(out: dict[str, Any], players: int) -> None:
     top = out["set"]
     table = HAND_SIZES[top]
     if players not in table:
-        raise ValueError(
+        raise OptionError(
+            "set", "does_not_fit",
             f"option 'set': a double-{top} set does not seat {players} players for Chicken Foot "
             f"('players' {min(table)} to {max(table)} on this set)"
         )
@@ -44,6 +49,6 @@ def _derive(out: dict[str, Any], players: int) -> None:
 
 
 def resolve(players: object, options: Mapping[str, Any] | None) -> tuple[int, dict[str, Any]]:
-    """The player count and every option with its value; `ValueError` names a bad option."""
+    """The player count and every option with its value; `OptionError` names a bad option."""
     count = verify_players(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
     return count, resolve_options(GAME, SCHEMA, options, count, _derive)

@@ -23,6 +23,7 @@ class ChickenFootRules(PenaltyRules[FootState]):
     name = opts.GAME
     min_players = opts.MIN_PLAYERS
     max_players = opts.MAX_PLAYERS
+    option_schema = opts.SCHEMA
 
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None

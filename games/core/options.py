@@ -1,6 +1,9 @@
-"""Room options: each game declares a schema, and unknown or out-of-range values are refused.
+"""Room options: each game declares them once, here in `games/`, and everything else reads the
+declaration: the engine's checks, the API's schema and validation (`GET /api/games/`), and the
+room form of the home page.
 
-The error always names the option, because the server passes it to the host as it is.
+A refused option raises `OptionError`, which carries the option's name and a stable code, so
+the server passes both to the client without reading the message.
 """
 
 from __future__ import annotations
@@ -9,13 +12,48 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+#: The codes an `OptionError` carries; they are part of the API (docs/api.md).
+OPTION_CODES = (
+    "unknown_option",  # a name the game does not have
+    "not_an_object",  # `options` itself is not a JSON object
+    "wrong_type",  # a string for a number, a number for a boolean, ...
+    "not_a_choice",  # a value outside the option's choices
+    "below_minimum",
+    "above_maximum",
+    "not_null",  # null where the option has no "the documents' default"
+    "players",  # the player count is outside the game's range, or the set's
+    "does_not_fit",  # a value allowed alone that the other options or the player count rule out
+)
+
+
+class OptionError(ValueError):
+    """A refused option: `option` names it ("players" for the player count), `code` is one of
+    `OPTION_CODES`. A `ValueError`, so callers that only need "refused" may catch that."""
+
+    def __init__(self, option: str, code: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What one of the rules documents says about a contested rule."""
+
+    source: str
+    says: str
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One option: allowed values (`choices`) or an integer range, and its default.
+    """One option: its allowed values (`choices`) or an integer range, and its default.
 
     `default` may be a function of the player count, for rules such as "100 for two players,
-    61 for three or four".
+    61 for three or four". A `nullable` option takes null for "what the documents say for this
+    table" (`default_note` says what that is). The rest is for people: a `label` and the
+    `choice_labels` (in the order of `choices`), `help`, the documents' positions when the rule
+    is contested (`sources`), and the player counts the option applies to (`players`, None for
+    every count).
     """
 
     name: str
@@ -25,28 +63,137 @@ class Option:
     maximum: int | None = None
     nullable: bool = False
     help: str = ""
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+    default_note: str = ""
+    sources: tuple[Source, ...] = ()
+    players: tuple[int, ...] | None = None
+    #: Whether the room form offers it (an option that changes nothing in a game, such as
+    #: Block's boneyard reserve, is still accepted but not offered).
+    shown: bool = True
+
+    @property
+    def kind(self) -> str:
+        """"choice" or "integer"."""
+        return "choice" if self.choices is not None else "integer"
 
     def check(self, value: Any) -> Any:
         if value is None:
             if self.nullable:
                 return None
-            raise ValueError(f"option {self.name!r} may not be null")
+            raise OptionError(self.name, "not_null", f"option {self.name!r} may not be null")
         if self.choices is not None:
             for choice in self.choices:
                 if value == choice and type(value) is type(choice):
                     return value
-            allowed = ", ".join(repr(c) for c in self.choices)
-            raise ValueError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            allowed = ", ".join(_show(c) for c in self.choices)
+            code = "not_a_choice" if any(type(value) is type(c) for c in self.choices) else "wrong_type"
+            raise OptionError(self.name, code,
+                              f"option {self.name!r} must be one of {allowed}, not {_show(value)}")
         if type(value) is not int:
-            raise ValueError(f"option {self.name!r} must be a whole number, not {value!r}")
+            raise OptionError(self.name, "wrong_type",
+                              f"option {self.name!r} must be a whole number, not {_show(value)}")
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+            raise OptionError(self.name, "below_minimum",
+                              f"option {self.name!r} must be at least {self.minimum}, not {value}")
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+            raise OptionError(self.name, "above_maximum",
+                              f"option {self.name!r} must be at most {self.maximum}, not {value}")
         return value
 
     def default_for(self, players: int) -> Any:
         return self.default(players) if callable(self.default) else self.default
+
+    def describe(self) -> dict[str, Any]:
+        """The option as JSON-safe data: what `GET /api/games/` serves and the form is built from."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "label": self.label or self.name,
+            "help": self.help,
+            "default": None if callable(self.default) else self.default,
+            "nullable": self.nullable,
+        }
+        if self.choices is not None:
+            labels = self.choice_labels or tuple(_show(c) for c in self.choices)
+            out["choices"] = [{"value": v, "label": text} for v, text in zip(self.choices, labels,
+                                                                             strict=True)]
+        else:
+            out["minimum"] = self.minimum
+            out["maximum"] = self.maximum
+        if self.default_note:
+            out["default_note"] = self.default_note
+        if self.sources:
+            out["sources"] = [{"source": s.source, "says": s.says} for s in self.sources]
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["shown"] = self.shown
+        return out
+
+    def json_schema(self) -> dict[str, Any]:
+        """The option's values as an OpenAPI 3.0 schema. Null is always accepted: it keeps the
+        default (`resolve_options`), and for a `nullable` option it is the documents' default."""
+        schema: dict[str, Any]
+        if self.choices is not None:
+            kinds = {type(c) for c in self.choices}
+            schema = {"type": _TYPES[kinds.pop()] if len(kinds) == 1 else "string",
+                      "enum": [*self.choices, None]}
+        else:
+            schema = {"type": "integer"}
+            if self.minimum is not None:
+                schema["minimum"] = self.minimum
+            if self.maximum is not None:
+                schema["maximum"] = self.maximum
+        schema["nullable"] = True
+        if not callable(self.default):
+            schema["default"] = self.default
+        text = self.label or self.help
+        if self.default_note:
+            text += f" (null: {self.default_note})"
+        if text:
+            schema["description"] = text
+        return schema
+
+
+_TYPES = {bool: "boolean", int: "integer", str: "string"}
+
+
+def _show(value: Any) -> str:
+    """A value as JSON writes it, so the message reads the same as the request."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def option_errors(game: str, schema: Sequence[Option], options: object) -> list[OptionError]:
+    """Every option refused on its own (unknown name, type, choice, range), not only the first:
+    what the API reports at once. The rules that tie options together are `resolve_options`'."""
+    if not isinstance(options, Mapping):
+        return [OptionError("options", "not_an_object", "options must be a JSON object")]
+    known = {opt.name: opt for opt in schema}
+    errors: list[OptionError] = []
+    for name, value in options.items():
+        opt = known.get(name)
+        if opt is None:
+            errors.append(OptionError(
+                str(name), "unknown_option",
+                f"unknown option {str(name)!r} for {game}: expected {', '.join(known) or 'none'}"))
+        elif value is not None:
+            try:
+                opt.check(value)
+            except OptionError as exc:
+                errors.append(exc)
+    return errors
 
 
 def resolve_options(
@@ -59,15 +206,14 @@ def resolve_options(
     """Every option of `schema` with its checked value, defaults filled in.
 
     A value of `None` keeps the default where the option is not nullable by itself. `derive`
-    may fill the remaining defaults that depend on other options, and may raise `ValueError`.
+    may fill the remaining defaults that depend on other options, and may raise `OptionError`.
     """
-    if not isinstance(options, Mapping) and options is not None:
-        raise ValueError("options must be a JSON object")
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError("options", "not_an_object", "options must be a JSON object")
+    errors = option_errors(game, schema, options or {})
+    if errors:
+        raise errors[0]
     given = dict(options or {})
-    known = {opt.name: opt for opt in schema}
-    for name in given:
-        if name not in known:
-            raise ValueError(f"unknown option {name!r} for {game}: expected {', '.join(known)}")
     out: dict[str, Any] = {}
     for opt in schema:
         if opt.name in given and given[opt.name] is not None:
@@ -80,9 +226,11 @@ def resolve_options(
 
 
 def verify_players(game: str, players: object, minimum: int, maximum: int) -> int:
-    """The player count, or `ValueError` naming the `players` option."""
+    """The player count, or `OptionError` naming the `players` option."""
     if type(players) is not int:
-        raise ValueError(f"option 'players' must be a whole number, not {players!r}")
+        raise OptionError("players", "wrong_type",
+                          f"option 'players' must be a whole number, not {_show(players)}")
     if not minimum <= players <= maximum:
-        raise ValueError(f"option 'players' for {game} must be {minimum} to {maximum}, not {players}")
+        raise OptionError("players", "players",
+                          f"option 'players' for {game} must be {minimum} to {maximum}, not {players}")
     return players

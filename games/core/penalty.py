@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from games.core.log import Event, decode_log, encode
+from games.core.options import OptionError
 from games.core.tiles import Tile, pip_total, set_size
 
 
@@ -122,11 +123,12 @@ def settle(state: S, is_blocked: Callable[[S], bool], finish: Callable[[S, int |
 
 
 def check_hands_fit(players: int, hand_size: int, top: int, set_aside: int = 0) -> None:
-    """`ValueError` naming 'hand_size' when the hands do not fit in the set (less `set_aside`)."""
+    """`OptionError` naming 'hand_size' when the hands do not fit in the set (less `set_aside`)."""
     tiles = set_size(top) - set_aside
     if players * hand_size > tiles:
         less = " less its engine" if set_aside else ""
-        raise ValueError(
+        raise OptionError(
+            "hand_size", "does_not_fit",
             f"option 'hand_size': {players} hands of {hand_size} do not fit in the "
             f"{tiles} tiles of a double-{top} set{less}"
         )

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from games.core.actions import Action, normalise_action
 from games.core.errors import IllegalAction
+from games.core.options import Option
 from games.core.tiles import Tile
 
 S = TypeVar("S")
@@ -26,13 +27,16 @@ class Rules(ABC, Generic[S]):
     max_players: int = 4
     #: True where the lowest score wins (penalty games: Mexican Train, Chicken Foot).
     lower_score_wins: bool = False
+    #: The game's room options, declared once (games/core/options.py): the engine's checks,
+    #: the API's schema and the room form all read this.
+    option_schema: tuple[Option, ...] = ()
 
     # The SPEC §3 protocol -------------------------------------------------------------
     @abstractmethod
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None
     ) -> S:
-        """A new match with its first hand dealt; `ValueError` names a bad option."""
+        """A new match with its first hand dealt; `OptionError` names a bad option."""
 
     @abstractmethod
     def to_move(self, state: S) -> int | None:

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core.options import Option, resolve_options, verify_players
+from games.core.options import OptionError, resolve_options, verify_players
 from games.core.tiles import set_size
+from games.line.options import schema
 from games.line.tables import TileTable, table
 
 NO_DRAWING = 1 << 30
@@ -84,31 +85,12 @@ class LineConfig:
         }
 
 
-def schema(game: str) -> tuple[Option, ...]:
-    fives = game == "allfives"
-    return (
-        Option("set", 6, choices=(6, 9, 12), help="double-six, -nine or -twelve"),
-        Option("partnership", False, choices=(False, True), help="4 players: seats 0+2 against 1+3"),
-        Option("hand_size", None, minimum=1, maximum=45, nullable=True, help="null: the documents' table"),
-        Option("scoring", "pagat", choices=("pagat", "opponents"),
-               help="pagat: a blocked hand's winner subtracts their own pips"),
-        Option("spinner", fives, choices=(False, True), help="the first double branches four ways"),
-        Option("boneyard_reserve", 2 if game == "draw" else 0, minimum=0, maximum=90,
-               help="tiles never drawn from the boneyard"),
-        Option("target", None, minimum=1, maximum=10000, nullable=True, help="null: the documents' target"),
-        Option("next_lead", "winner", choices=("winner", "highest_double"),
-               help="who leads the hands after the first"),
-        Option("double_blank", 0, choices=(0, 50), help="what the 0-0 counts in a hand"),
-        Option("round_to_five", fives, choices=(False, True), help="hand-end points to the nearest five"),
-    )
-
-
 _RESOLVED: dict[tuple[Any, ...], LineConfig] = {}
 
 
 def resolve_config(game: str, players: object, options: Mapping[str, Any] | None,
                    draws: bool, fives: bool) -> LineConfig:
-    """The configuration of a new match; `ValueError` names the option that is wrong.
+    """The configuration of a new match; `OptionError` names the option that is wrong.
 
     Remembered by the exact options given (their types too: `True` is not `1`), since `load`
     and `state_from_view` resolve the same options again and again.
@@ -133,17 +115,19 @@ def _resolve(game: str, players: object, options: Mapping[str, Any] | None,
     values = resolve_options(game, schema(game), options, count)
     top: int = values["set"]
     if count > SET_PLAYERS[top]:
-        raise ValueError(
+        raise OptionError(
+            "players", "players",
             f"option 'players' for {game} on double-{top} must be 2 to {SET_PLAYERS[top]}, not {count}"
         )
     partnership: bool = values["partnership"]
     if partnership and count != 4:
-        raise ValueError(f"option 'partnership' needs 4 players, not {count}")
+        raise OptionError("partnership", "does_not_fit", f"option 'partnership' needs 4 players, not {count}")
     hand_size = values["hand_size"]
     if hand_size is None:
         hand_size = default_hand_size(game, top, count)
     if hand_size * count > set_size(top):
-        raise ValueError(
+        raise OptionError(
+            "hand_size", "does_not_fit",
             f"option 'hand_size' {hand_size} for {count} players needs {hand_size * count} tiles; "
             f"double-{top} has {set_size(top)}"
         )

@@ -19,6 +19,7 @@ from games.line import explain, moves, serial, views
 from games.line.config import LineConfig, resolve_config
 from games.line.match import start_hand
 from games.line.moves import checked_move, known_move, listed_move, step
+from games.line.options import schema
 from games.line.scoring import HandScore, fives_points, score_hand
 from games.line.state import NOBODY, OVER, LineState
 
@@ -33,7 +34,7 @@ class LineRules(Rules[LineState]):
     fives = False
 
     def configure(self, players: object, options: Mapping[str, Any] | None) -> LineConfig:
-        """The resolved configuration; `ValueError` names a bad option."""
+        """The resolved configuration; `OptionError` names a bad option."""
         return resolve_config(self.name, players, options, self.draws, self.fives)
 
     def new_match(self, players: int, options: Mapping[str, Any] | None = None,
@@ -128,6 +129,7 @@ class BlockRules(LineRules):
     """Block: a seat that cannot play passes; the boneyard is never used."""
 
     name = "block"
+    option_schema = schema("block")
     draws = False
 
 
@@ -135,10 +137,12 @@ class DrawRules(LineRules):
     """Draw: a seat that cannot play draws one tile at a time, never the last reserve tiles."""
 
     name = "draw"
+    option_schema = schema("draw")
 
 
 class AllFivesRules(LineRules):
     """All Fives (Muggins): Draw with a spinner, scoring open-end totals that are multiples of five."""
 
     name = "allfives"
+    option_schema = schema("allfives")
     fives = True

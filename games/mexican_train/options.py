@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core.options import Option, resolve_options, verify_players
+from games.core.options import Option, OptionError, Source, resolve_options, verify_players
 from games.core.penalty import check_hands_fit
 
 GAME = "mexican_train"
@@ -21,13 +21,25 @@ HAND_SIZES: dict[int, dict[int, int]] = {
 }
 
 SCHEMA: tuple[Option, ...] = (
-    Option("set", 12, choices=(12, 6, 9), help="the domino set: double-12, double-6 or double-9"),
-    Option("rounds", None, minimum=1, maximum=19, nullable=True,
-           help="rounds to play, from the highest double down; null: every double"),
-    Option("hand_size", None, minimum=1, maximum=90, nullable=True,
-           help="tiles dealt to each seat; null: the deal table for the set and player count"),
-    Option("double_blank", 0, choices=(0, 50), help="penalty for holding the double-blank"),
-    Option("first_turn", "multiple", choices=("multiple", "single"),
+    Option("set", 12, choices=(12, 6, 9), label="Domino set",
+           choice_labels=("Double-twelve", "Double-six", "Double-nine"),
+           help="the domino set: double-12, double-6 or double-9"),
+    Option("rounds", None, minimum=1, maximum=19, nullable=True, label="Rounds",
+           default_note="every double from the highest down to the double-blank",
+           help="rounds to play, from the highest double down (at most the set's top double + 1)"),
+    Option("hand_size", None, minimum=1, maximum=90, nullable=True, label="Tiles dealt to each player",
+           default_note="the deal table: on double-twelve 15 for 2-4, 12 for 5-6, 10 for 7-8, 8 for 9-10",
+           help="tiles dealt to each seat",
+           sources=(Source("pagat", "Up to 4 players take 15, 5-6 take 12, 7-8 take 10, 9-10 take 8."),
+                    Source("Wikipedia", "Ranges on a double-twelve: 12-16 for two, 10-15 for three, 11-14 "
+                           "for four, 9-12 for five to eight."))),
+    Option("double_blank", 0, choices=(0, 50), label="The double-blank counts", choice_labels=("0 pips",
+                                                                                               "50 points"),
+           help="penalty for holding the double-blank",
+           sources=(Source("pagat", "Not mentioned: tiles score their pips, so the double-blank scores 0."),
+                    Source("Wikipedia", "An option: blanks could score 25 each, the double-blank 50."))),
+    Option("first_turn", "multiple", choices=("multiple", "single"), label="Opening turn",
+           choice_labels=("Lay as many tiles as form one train", "One tile, like every turn"),
            help="a seat's first turn lays a chain of tiles on its train, or one tile"),
 )
 
@@ -37,13 +49,15 @@ def _derive(out: dict[str, Any], players: int) -> None:
     if out["rounds"] is None:
         out["rounds"] = top + 1
     elif out["rounds"] > top + 1:
-        raise ValueError(
+        raise OptionError(
+            "rounds", "does_not_fit",
             f"option 'rounds' must be at most {top + 1} on a double-{top} set, not {out['rounds']}"
         )
     if out["hand_size"] is None:
         table = HAND_SIZES[top]
         if players not in table:
-            raise ValueError(
+            raise OptionError(
+                "players", "does_not_fit",
                 f"option 'players': a double-{top} set deals Mexican Train to at most {max(table)} players, "
                 f"not {players} (choose a larger 'set' or give 'hand_size')"
             )
@@ -53,6 +67,6 @@ def _derive(out: dict[str, Any], players: int) -> None:
 
 
 def resolve(players: object, options: Mapping[str, Any] | None) -> tuple[int, dict[str, Any]]:
-    """The player count and every option with its value; `ValueError` names a bad option."""
+    """The player count and every option with its value; `OptionError` names a bad option."""
     count = verify_players(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
     return count, resolve_options(GAME, SCHEMA, options, count, _derive)

@@ -23,6 +23,7 @@ class MexicanTrainRules(PenaltyRules[TrainState]):
     name = opts.GAME
     min_players = opts.MIN_PLAYERS
     max_players = opts.MAX_PLAYERS
+    option_schema = opts.SCHEMA
 
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None

@@ -13,9 +13,11 @@ from typing import Any
 
 from games.core.actions import Action
 from games.core.fairness import master_seed
+from games.core.options import OptionError
 from games.core.protocol import Rules
 from games.core.tiles import Tile
 from games.texas42 import flow, views
+from games.texas42.options import SCHEMA
 from games.texas42.state import SEATS, TEAMS, Config, Texas42State, dump_state, load_state
 
 
@@ -25,12 +27,14 @@ class Texas42Rules(Rules[Texas42State]):
     name = "texas42"
     min_players = SEATS
     max_players = SEATS
+    option_schema = SCHEMA
 
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None
     ) -> Texas42State:
         if type(players) is not int or players != SEATS:
-            raise ValueError(
+            raise OptionError(
+                "players", "players",
                 f"option 'players': Texas 42 is played by exactly {SEATS} players in two partnerships, "
                 f"not {players!r}"
             )

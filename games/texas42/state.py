@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.options import Option, resolve_options
+from games.core.options import resolve_options
 from games.core.tiles import Tile, make_tile
+from games.texas42.options import SCHEMA
 from games.texas42.tricks import DOUBLES, TrumpSuit
 
 FOLLOW_ME = "follow_me"
@@ -22,19 +23,6 @@ TEAMS = ((0, 2), (1, 3))
 
 #: A named trump: a suit 0..6, or "doubles", "follow_me" or "nello" where those options are on.
 TrumpChoice = int | str
-
-SCHEMA = (
-    Option("target_marks", 7, minimum=1, maximum=100, help="marks that win the match"),
-    Option(
-        "target_points", None, minimum=1, maximum=10_000, nullable=True,
-        help="when set, the score is kept in points and this many win (target_marks is ignored)",
-    ),
-    Option("all_pass", "redeal", choices=("redeal", "force"), help="when all four seats pass"),
-    Option("doubles_trump", False, choices=(False, True), help="the doubles may be named trumps"),
-    Option("follow_me", False, choices=(False, True), help="no trumps may be named"),
-    Option("nello", False, choices=(False, True), help="the bidder may play to lose every trick"),
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -49,7 +37,7 @@ class Config:
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None) -> Config:
-        """Checked options; `ValueError` names an unknown option or a bad value."""
+        """Checked options; `OptionError` names an unknown option or a bad value."""
         return cls(**resolve_options("texas42", SCHEMA, options, SEATS))
 
     @property

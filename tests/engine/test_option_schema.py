@@ -1,0 +1,80 @@
+"""The one declaration of each game's options: typed refusals, and a schema that says exactly
+what the engine accepts."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import options
+from games.core.options import OPTION_CODES, Option, OptionError, resolve_options
+from games.engine import get_rules, names
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "given", "name", "code"),
+    [
+        ("draw", 2, {"colour": 1}, "colour", "unknown_option"),
+        ("draw", 2, {"set": 7}, "set", "not_a_choice"),
+        ("draw", 2, {"set": "6"}, "set", "wrong_type"),
+        ("draw", 2, {"target": 0}, "target", "below_minimum"),
+        ("draw", 2, {"target": 10001}, "target", "above_maximum"),
+        ("draw", 2, {"hand_size": 2.0}, "hand_size", "wrong_type"),
+        ("draw", 3, {"partnership": True}, "partnership", "does_not_fit"),
+        ("draw", 2, {"hand_size": 15}, "hand_size", "does_not_fit"),
+        ("draw", 5, {}, "players", "players"),
+        ("texas42", 3, {}, "players", "players"),
+        ("mexican_train", 2, {"set": 6, "rounds": 9}, "rounds", "does_not_fit"),
+        ("chicken_foot", 8, {}, "set", "does_not_fit"),
+    ],
+)
+def test_a_refused_option_is_an_option_error_with_its_name_and_code(game, players, given, name, code) -> None:
+    with pytest.raises(OptionError) as refused:
+        get_rules(game).new_match(players, given, seed=bytes(32))
+    assert (refused.value.option, refused.value.code) == (name, code)
+    assert refused.value.code in OPTION_CODES
+    assert isinstance(refused.value, ValueError)
+
+
+def test_every_option_refused_alone_is_reported_at_once() -> None:
+    found = options.errors("draw", {"set": 7, "colour": 1, "target": "x", "spinner": True})
+    assert {(e.option, e.code) for e in found} == {
+        ("set", "not_a_choice"), ("colour", "unknown_option"), ("target", "wrong_type")}
+    assert [(e.option, e.code) for e in options.errors("draw", [1])] == [("options", "not_an_object")]
+
+
+def test_null_keeps_the_default() -> None:
+    schema = [Option("set", 6, choices=(6, 9)), Option("target", None, minimum=1, nullable=True)]
+    assert resolve_options("draw", schema, {"set": None, "target": None}, 2) == {"set": 6, "target": None}
+
+
+@pytest.mark.parametrize("game", names())
+def test_every_game_declares_its_options_once_with_what_the_form_needs(game) -> None:
+    described = options.describe(game, 2, 10)
+    assert described["options"], game
+    for opt in described["options"]:
+        assert opt["label"] and opt["kind"] in ("choice", "integer")
+        if opt["kind"] == "choice":
+            assert opt["default"] in [c["value"] for c in opt["choices"]]
+        else:
+            assert opt["minimum"] is not None and opt["maximum"] is not None
+
+
+@pytest.mark.parametrize("game", names())
+def test_each_combination_is_what_the_engine_accepts(game) -> None:
+    """Each combination's edges are accepted and one past them refused."""
+    rules = get_rules(game)
+    for combo in options.combinations(game, 2, 10):
+        base = {} if combo["set"] is None else {"set": combo["set"]}
+        for players in combo["players"]:
+            for name, allowed in combo["options"].items():
+                needs = {k: v["minimum"] for k, v in combo["options"].items()
+                         if k != name and not v["null"] and "minimum" in v}
+                if "maximum" in allowed and allowed["maximum"] is not None:
+                    rules.new_match(players, {**base, **needs, name: allowed["maximum"]}, seed=bytes(32))
+                    declared = next(o for o in rules.option_schema if o.name == name)
+                    if allowed["maximum"] < (declared.maximum or 0):
+                        with pytest.raises(OptionError):
+                            rules.new_match(players, {**base, **needs, name: allowed["maximum"] + 1},
+                                            seed=bytes(32))
+                for choice in allowed.get("choices", []):
+                    rules.new_match(players, {**base, **needs, name: choice}, seed=bytes(32))
