@@ -43,7 +43,7 @@ def available(game: str) -> Any:
         pytest.skip(f"{game} has no engine yet")
 
 
-def test_every_spec_game_is_registered() -> None:
+def test_every_game_is_registered() -> None:
     assert names() == ["block", "draw", "allfives", "texas42", "mexican_train", "chicken_foot"]
 
 
