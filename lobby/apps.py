@@ -33,4 +33,8 @@ class LobbyConfig(AppConfig):
         from lobby.converters import converters_register
 
         converters_register()
+        # The AI and timer scheduler acts on the services' commits through their signals.
+        from lobby import bots
+
+        bots.receivers_connect()
         request_finished.connect(http_connections_close, dispatch_uid="lobby-http-connections-close")

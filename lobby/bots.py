@@ -32,6 +32,7 @@ from lobby import presence, realtime, selectors
 from lobby.background import background
 from lobby.errors import LobbyError, RoomNotFoundError
 from lobby.models import Match, Room, Seat
+from lobby.services import action_submit, connection_close, connections_reassert, events, rooms_expire
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +124,23 @@ def _schedule(code: str, match: Match, due: Due) -> None:
     background().call_later(delay, _turn, key)
 
 
+def _on_match_moved(sender: object, *, room: Room, match: Match, mover: Seat | None, **_: Any) -> None:
+    due_schedule(room, match, mover)
+
+
+def _on_seat_left(sender: object, *, code: str, deadlines: list[float], **_: Any) -> None:
+    room_check(code)
+    for delay in deadlines:
+        room_check_at(code, delay)
+
+
+def receivers_connect() -> None:
+    """Schedule what is due after the services' commits (`services.events`); once, when
+    the app is ready."""
+    events.match_moved.connect(_on_match_moved, dispatch_uid="lobby-bots-match-moved")
+    events.seat_left.connect(_on_seat_left, dispatch_uid="lobby-bots-seat-left")
+
+
 def room_check_at(code: str, delay: float) -> None:
     """At a deadline (a grace period running out): tell the table, then check the room."""
     background().call_later(delay + 0.05, _deadline_passed, code)
@@ -153,8 +171,6 @@ def _turn(key: tuple[str, int, int, str]) -> None:
 
 
 def _play(room: Room, match: Match, seat: int, due: Due) -> None:
-    from lobby.services import action_submit
-
     rules = get_rules(match.game)
     view = rules.view(selectors.match_state(match), seat)
     action = action_choose(match.game, due.level, bot_seed(bytes(match.seed), match.version), view)
@@ -220,8 +236,6 @@ def sweep_round(expire: bool | None = None) -> None:
     (`expire`; by default on the first round and then hourly) delete idle rooms and the
     rows of processes long gone. Each step is logged and skipped on failure, so one fault
     never stops the others."""
-    from lobby.services import connections_reassert, rooms_expire
-
     steps: list[Callable[[], object]] = [
         presence.process_renew,
         sockets_reconcile,
@@ -241,8 +255,6 @@ def sweep_round(expire: bool | None = None) -> None:
 
 def sockets_reconcile() -> int:
     """Close, as disconnected, the seat sockets no live process holds; returns how many."""
-    from lobby.services import connection_close
-
     held = list(Seat.objects.exclude(channel="").values_list("room__code", "channel", "process"))
     dead = set(presence.channels_dead([(channel, process) for _code, channel, process in held]))
     for code, channel, _process in held:

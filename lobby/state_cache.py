@@ -5,19 +5,27 @@ when its version equals the version the database holds, and entries are written 
 commit that made them true, so a rolled-back action can never be read back. A small
 in-process memo in front of Redis saves decoding the state again in the process that just
 wrote it (states are immutable, so sharing one object is safe).
+
+The memo also holds, per room, the match row of the last change this process committed
+with its state (`held_get`): the next action of that room is checked and applied to them
+without reading the match, and its append tells whether they were still current (the
+action log's sequence numbers are unique, `services/matches.py`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis
 from django.conf import settings
 
 from lobby.embedded_redis import ensure_configured
+
+if TYPE_CHECKING:
+    from lobby.models import Match
 
 MEMO_SIZE = 512
 #: The state is written to Redis at every this many versions (and when a match ends): a
@@ -37,6 +45,7 @@ _client: redis.Redis | None = None
 _put_script: Any = None
 _client_lock = threading.Lock()
 _memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+_held: OrderedDict[str, tuple[Match, Any]] = OrderedDict()
 _memo_lock = threading.Lock()
 
 
@@ -73,6 +82,26 @@ def memo_put(code: str, match_number: int, version: int, state: Any) -> None:
                 _memo.popitem(last=False)
 
 
+def held_put(code: str, match: Match, state: Any) -> None:
+    """Hold the match row as just committed, with its state; the caller no longer changes
+    the instance. An older version than the one held is ignored."""
+    with _memo_lock:
+        cur = _held.get(code)
+        if cur is not None and (cur[0].number, cur[0].version) > (match.number, match.version):
+            return
+        _held[code] = (match, state)
+        _held.move_to_end(code)
+        while len(_held) > MEMO_SIZE:
+            _held.popitem(last=False)
+
+
+def held_get(code: str) -> tuple[Match, Any] | None:
+    """The room's match row of the last change committed here, and its state; the database
+    may have gone on since (another process wrote)."""
+    with _memo_lock:
+        return _held.get(code)
+
+
 def dump_wanted(version: int, over: bool) -> bool:
     """Whether the state at `version` is worth writing to Redis."""
     return over or version % DUMP_EVERY == 0
@@ -103,8 +132,12 @@ def forget(code: str, match_number: int) -> None:
     client().delete(key(code, match_number))
     with _memo_lock:
         _memo.pop((code, match_number), None)
+        held = _held.get(code)
+        if held is not None and held[0].number == match_number:
+            del _held[code]
 
 
 def forget_local() -> None:
     with _memo_lock:
         _memo.clear()
+        _held.clear()

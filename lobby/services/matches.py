@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from django.db import transaction
+import psycopg
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, JSONField, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors, state_cache
 from lobby.background import background
-from lobby.errors import ConflictError, IdReusedError, NotYourTurnError, StaleVersionError
-from lobby.models import Match, Room, Seat
-from lobby.services import action_rows
+from lobby.errors import (
+    ConflictError,
+    IdReusedError,
+    LobbyError,
+    NotYourTurnError,
+    RoomNotFoundError,
+    StaleVersionError,
+)
+from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.services import events
 from lobby.services.common import host_verify, room_changed, room_info_send, room_locked
-from lobby.services.held_rows import held_get, held_put
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,24 +96,58 @@ def action_submit(
     then nothing was written. A `client_id` already accepted for this seat with the same
     action is acknowledged with the version it made, and not applied again; with another
     action it raises IdReusedError.
+
+    When this process made the room's last change (`state_cache.held_get`), the action is
+    checked and applied to the match row and state it holds, without reading the match:
+    the append of the action at the next sequence number fails (the log's `(match, seq)`
+    is unique) exactly when the match has gone on since, and a reused id fails on its own
+    unique index. Any refusal or failure there is answered again from the database, so
+    what the held rows say never decides a refusal.
     """
-    if action_rows.prepared_path():
-        ack = _submit_held(
-            code, seat, action, client_id=client_id, expected_version=expected_version, actor=actor
-        )
-        if ack is not None:
-            return ack
-    with action_rows.locked(code, seat, client_id) as rows:
-        room, match = rows.room, rows.match
-        if match is None:
-            raise ConflictError("the match has not started yet")
-        seen = getattr(match, "seen_seq", None)
-        if seen is not None:
-            if not _same_action(getattr(match, "seen_action", None), action):
-                raise IdReusedError(
-                    f"the id {client_id!r} was already used for another action: send a fresh id"
-                )
-            return Ack(seen, duplicate=True)
+    write = functools.partial(
+        _action_write, code, seat, action, client_id=client_id, expected_version=expected_version, actor=actor
+    )
+    held = state_cache.held_get(code)
+    if held is not None:
+        try:
+            return write(held=held)
+        except (LobbyError, IllegalAction, IntegrityError):
+            pass  # the held rows may be behind: the database answers
+    return write(held=None)
+
+
+def _action_write(
+    code: str,
+    seat: int,
+    action: object,
+    *,
+    client_id: str,
+    expected_version: int | None,
+    actor: str,
+    held: tuple[Match, Any] | None,
+) -> Ack:
+    """One transaction with the room's row locked: the guards, the rules, the append of the
+    action and the match's new columns. `held`: the match row and its state as this
+    process committed them, used instead of reading the match."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic(), _pipelined(outermost=outermost):
+        room = _room_locked_for_action(code)
+        state: Any = None
+        if held is not None and held[0].room_id == room.pk:
+            match, state = copy.copy(held[0]), held[1]
+            match.room = room
+        else:
+            current = _match_current_with_seen(room, seat, client_id)
+            if current is None:
+                raise ConflictError("the match has not started yet")
+            match = current
+            seen = getattr(match, "seen_seq", None)
+            if seen is not None:
+                if not _same_action(getattr(match, "seen_action", None), action):
+                    raise IdReusedError(
+                        f"the id {client_id!r} was already used for another action: send a fresh id"
+                    )
+                return Ack(seen, duplicate=True)
         if expected_version is not None and expected_version != match.version:
             raise StaleVersionError(
                 f"the table is at version {match.version}, not {expected_version}: sync first"
@@ -114,21 +158,87 @@ def action_submit(
             raise NotYourTurnError(f"it is seat {match.to_move}'s turn, not yours")
         rules = get_rules(match.game)
         canonical = normalise_action(action)
-        state = rules.apply(selectors.match_state(match), canonical)
+        if state is None:
+            state = selectors.match_state(match)
+        state = rules.apply(state, canonical)
+        now = timezone.now()
+        before = match.version
         match.version += 1
         match.to_move = rules.to_move(state)
         match.result = rules.result(state)
-        rows.append(match, seat, canonical, client_id=client_id, actor=actor, now=timezone.now())
+        match.moved_at = now
+        # The match's columns first, then the append: on PostgreSQL the append's answer
+        # (the new row's id) brings the update's with it, in one round trip.
+        Match.objects.filter(pk=match.pk, version=before).update(
+            version=match.version, to_move=match.to_move, moved_at=now, result=match.result
+        )
+        ActionRecord.objects.bulk_create(
+            [
+                ActionRecord(
+                    match_id=match.pk, seq=match.version, seat=seat, action=canonical,
+                    client_id=client_id, actor=actor, created_at=now,
+                )
+            ]
+        )
         # The room info shows the match's end, and with a turn timer each deadline.
         room_shown = match.is_over or bool(room.turn_seconds)
         if room_shown:
-            rows.room_revised()
+            room.revision += 1
+            Room.objects.filter(pk=room.pk).update(revision=room.revision)
     # Committed: what follows reads and publishes, as an `on_commit` would.
-    due_possible = bool(getattr(match, "ai_may_play", True)) or bool(room.turn_seconds)
+    due_possible = bool(getattr(room, "ai_may_play", True)) or bool(room.turn_seconds)
     _state_changed(room, match, state, due_possible)
     if room_shown:
         room_info_send(room, match)
     return Ack(match.version, duplicate=False)
+
+
+def _pipelined(*, outermost: bool) -> contextlib.AbstractContextManager[object]:
+    """On PostgreSQL, the transaction's statements in psycopg's pipeline mode (entered
+    after `transaction.atomic()`, which opened the connection): a statement whose rows are not read yet
+    does not wait for its answer, so `BEGIN` travels with the room's lock, and the match's
+    update with the action's append. Inside a transaction already open (a test's), the
+    statements go one by one."""
+    if not outermost or connection.vendor != "postgresql" or not psycopg.Pipeline.is_supported():
+        return contextlib.nullcontext()
+    return cast("contextlib.AbstractContextManager[object]", connection.connection.pipeline())
+
+
+#: Whether a seat of the room may be played for: an AI, or a human with no socket. If
+#: none is, only a turn timer can make a move due, and the seat to move need not be read.
+_AI_MAY_PLAY = Exists(
+    Seat.objects.filter(room=OuterRef("pk")).filter(~Q(ai_level="") | (Q(channel="") & ~Q(token_hash="")))
+)
+
+
+def _room_locked_for_action(code: str) -> Room:
+    """The room with its row locked until the transaction ends, and `ai_may_play`.
+
+    `ai_may_play` is read by the locking statement itself: on PostgreSQL, after waiting for
+    the lock, it is as the statement began, so a seat change committed meanwhile may be
+    missed; that change schedules its own check of the room (`events.seat_left`) and the
+    periodic sweep finds any move due."""
+    rooms = Room.objects.select_for_update(of=("self",)).annotate(ai_may_play=_AI_MAY_PLAY)
+    try:
+        return rooms.get(code=code)
+    except Room.DoesNotExist:
+        raise RoomNotFoundError("no such room") from None
+
+
+def _match_current_with_seen(room: Room, seat: int, client_id: str) -> Match | None:
+    """The room's current match, read after its lock, with `seen_seq` and `seen_action`: the
+    version this seat's `client_id` made and the action it was accepted with, if it was."""
+    matches = Match.objects.filter(room=room).order_by("-number")
+    if client_id:
+        seen = ActionRecord.objects.filter(match=OuterRef("pk"), seat=seat, client_id=client_id)
+        matches = matches.annotate(
+            seen_seq=Subquery(seen.values("seq")[:1]),
+            seen_action=Subquery(seen.values("action")[:1], output_field=JSONField()),
+        )
+    match = matches.first()
+    if match is not None:
+        match.room = room
+    return match
 
 
 def _same_action(stored: object, action: object) -> bool:
@@ -141,47 +251,6 @@ def _same_action(stored: object, action: object) -> bool:
     except IllegalAction:
         return False
     return bool(json.loads(json.dumps(canonical)) == stored)
-
-
-def _submit_held(
-    code: str, seat: int, action: object, *, client_id: str, expected_version: int | None, actor: str
-) -> Ack | None:
-    """The action checked and applied against the rows and state this process holds, and
-    written in one round trip if the stored match is still at their version. None when
-    the locked path must decide: nothing held, anything refused (the held state may be
-    behind), the match or a turn timer to be shown, or the match moved on."""
-    held = held_get(code)
-    if held is None:
-        return None
-    room, match = held
-    state = state_cache.memo_get(code, match.number, match.version)
-    if (
-        state is None
-        or match.is_over
-        or match.to_move != seat
-        or room.turn_seconds
-        or (expected_version is not None and expected_version != match.version)
-    ):
-        return None
-    rules = get_rules(match.game)
-    try:
-        canonical = normalise_action(action)
-        state = rules.apply(state, canonical)
-    except IllegalAction:
-        return None
-    moved = copy.copy(match)
-    moved.version += 1
-    moved.to_move = rules.to_move(state)
-    moved.result = rules.result(state)
-    if moved.is_over:
-        return None
-    ai_may_play = action_rows.append_if_current(
-        moved, seat, canonical, client_id=client_id, actor=actor, now=timezone.now()
-    )
-    if ai_may_play is None:
-        return None
-    _state_changed(room, moved, state, ai_may_play)
-    return Ack(moved.version, duplicate=False)
 
 
 def _state_changed(
@@ -199,15 +268,13 @@ def _state_changed(
         mover = room.seats.get(index=match.to_move)
 
     def after() -> None:
-        from lobby import bots
-
         rules = get_rules(game)
         state_cache.memo_put(code, number, version, state)
-        held_put(room, match)
+        state_cache.held_put(code, match, state)
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)
-        bots.due_schedule(room, match, mover)
+        events.match_moved.send(sender=Match, room=room, match=match, mover=mover)
         # Off the request's thread, and every few versions: the memo serves this process,
         # and another process replays the actions after the newest entry.
         if state_cache.dump_wanted(version, over):

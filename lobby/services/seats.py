@@ -10,6 +10,7 @@ from django.utils import timezone
 from lobby import presence, realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, RoomNotFoundError, UnauthorizedError
 from lobby.models import Match, Room, Seat
+from lobby.services import events
 from lobby.services.common import (
     AI_LEVELS,
     host_verify,
@@ -246,13 +247,6 @@ def connection_close(code: str, channel: str) -> None:
         pause = settings.LOBBY_PAUSE_SECONDS
         last = pause > 0 and not room.seats.exclude(token_hash="").exclude(channel="").exists()
 
-        def later() -> None:
-            from lobby import bots
-
-            bots.room_check(code)
-            bots.room_check_at(code, grace)
-            if last:
-                bots.room_check_at(code, pause)
-
-        transaction.on_commit(later)
+        deadlines = [grace, pause] if last else [grace]
+        transaction.on_commit(lambda: events.seat_left.send(sender=Seat, code=code, deadlines=deadlines))
         room_changed(room)

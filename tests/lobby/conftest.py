@@ -17,7 +17,6 @@ from django.db import connections
 from lobby import bots, state_cache
 from lobby.background import background, background_shutdown
 from lobby.db_threads import database_threads_shutdown
-from lobby.services import held_rows
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -46,7 +45,6 @@ def lobby_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
     work.wait_idle(20)
     bots.forget_scheduled()
     state_cache.forget_local()
-    held_rows.held_forget()
     client = state_cache.client()
     keys = list(client.scan_iter(match=f"{prefix}*"))
     if keys:

@@ -1,5 +1,6 @@
-"""One writer per room: actions racing for the same turn, each in its own thread with its
-own database connection, as the sockets of two processes would send them."""
+"""One write path for actions: racing for the same turn, each in its own thread with its
+own database connection, as the sockets of two processes would send them, exactly one is
+applied; the rows a process holds from its last commit are used only while current."""
 
 from __future__ import annotations
 
@@ -13,9 +14,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import get_rules
 from lobby import selectors, services, state_cache
-from lobby.errors import NotYourTurnError, StaleVersionError
+from lobby.errors import IdReusedError, NotYourTurnError, StaleVersionError
 from lobby.models import ActionRecord, Match, Room
-from lobby.services import action_rows, held_rows
 from tests.lobby.helpers import match_start, room_setup
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,47 +81,6 @@ def play_next(code: str, client_id: str) -> services.Ack:
     return services.action_submit(code, rules.to_move(state), rules.legal_actions(state)[0], client_id=client_id)
 
 
-postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="prepared statements are PostgreSQL's")
-
-
-@postgres_only
-def test_a_session_that_lost_its_prepared_statements_prepares_them_again() -> None:
-    code, _, _ = started_draw()
-    assert play_next(code, "a").version == 1
-    with connection.cursor() as cursor:
-        cursor.execute("DEALLOCATE ALL")  # what a pooler's DISCARD ALL leaves behind
-    assert play_next(code, "b").version == 2
-    assert list(ActionRecord.objects.filter(match__room__code=code).values_list("seq", flat=True)) == [1, 2]
-
-
-@postgres_only
-def test_a_session_holding_statements_this_process_forgot_prepares_them_afresh() -> None:
-    code, _, _ = started_draw()
-    assert play_next(code, "a").version == 1
-    action_rows._prepared_on.clear()  # as after a reload: PREPARE again meets the old ones
-    assert play_next(code, "b").version == 2
-    assert play_next(code, "c").version == 3
-    assert Match.objects.get(room__code=code).version == 3
-
-
-@postgres_only
-def test_each_session_prepares_the_action_statements_once() -> None:
-    code, _, _ = started_draw()
-    with connection.cursor() as cursor:
-        cursor.execute("DEALLOCATE ALL")  # a fresh session, though a pool lent this one before
-    action_rows._prepared_on.discard(connection.connection)
-    with CaptureQueriesContext(connection) as first:
-        play_next(code, "a")
-    session = connection.connection
-    with CaptureQueriesContext(connection) as later:
-        play_next(code, "b")
-        play_next(code, "c")
-    assert connection.connection is session
-    prepares = [q["sql"].count("PREPARE ") for q in [*first.captured_queries, *later.captured_queries]]
-    assert sum(prepares) == len(action_rows._PREPARED)
-    assert any("EXECUTE lobby_action_append" in q["sql"] for q in later.captured_queries)
-
-
 def test_the_action_log_has_one_index_leading_with_the_match_not_two() -> None:
     with connection.cursor() as cursor:
         found = connection.introspection.get_constraints(cursor, ActionRecord._meta.db_table)
@@ -131,8 +90,8 @@ def test_the_action_log_has_one_index_leading_with_the_match_not_two() -> None:
 
 
 def held_at(code: str, version: int) -> tuple[Any, Any]:
-    """The rows and state as this process held them at `version`, the log gone on since:
-    what a process sees when another one served the room's last actions."""
+    """The match row and state as this process held them at `version`, the log gone on
+    since: what a process sees when another one served the room's last actions."""
     match = Match.objects.select_related("room").get(room__code=code)
     match.version = version
     state = selectors.match_replay(match)
@@ -142,32 +101,33 @@ def held_at(code: str, version: int) -> tuple[Any, Any]:
 
 
 def hold(match: Any, state: Any) -> None:
-    held_rows.held_forget()
     state_cache.forget_local()
     state_cache.memo_put(match.room.code, match.number, match.version, state)
-    held_rows.held_put(match.room, match)
+    state_cache.held_put(match.room.code, match, state)
 
 
-@postgres_only
-def test_an_action_on_the_state_this_process_holds_is_written_in_one_round_trip() -> None:
+def match_reads(queries: CaptureQueriesContext) -> list[str]:
+    table = Match._meta.db_table
+    return [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and f'FROM "{table}"' in q["sql"]]
+
+
+def test_an_action_on_the_state_this_process_holds_reads_no_match_and_is_written() -> None:
     code, _, _ = started_draw()
-    play_next(code, "a")  # the session's statements prepared
+    play_next(code, "a")
+    assert state_cache.held_get(code) is not None
     state = selectors.match_state(Match.objects.get(room__code=code))
     seat, action = get_rules("draw").to_move(state), get_rules("draw").legal_actions(state)[0]
     with CaptureQueriesContext(connection) as queries:
         ack = services.action_submit(code, seat, action, client_id="b", expected_version=1)
     assert ack == services.Ack(2, duplicate=False)
-    sent = [q["sql"] for q in queries.captured_queries]
-    assert sum(sql.startswith("BEGIN; EXECUTE lobby_action_lock(") for sql in sent) == 1, sent
-    assert not any("lobby_action_match" in sql for sql in sent), sent
+    assert match_reads(queries) == []
     record = ActionRecord.objects.get(match__room__code=code, seq=2)
-    assert (record.seat, record.client_id, record.action) == (seat, "b", action)
+    assert (record.seat, record.client_id, record.action, record.actor) == (seat, "b", action, "seat")
     stored = Match.objects.get(room__code=code)
     replayed = selectors.match_replay(stored)
     assert (stored.version, stored.to_move) == (2, get_rules("draw").to_move(replayed))
 
 
-@postgres_only
 def test_a_held_state_another_process_went_past_is_answered_from_the_database() -> None:
     code, _, _ = started_draw()
     play_next(code, "a")
@@ -181,58 +141,60 @@ def test_a_held_state_another_process_went_past_is_answered_from_the_database() 
     assert Match.objects.get(room__code=code).version == 2
 
 
-@postgres_only
-def test_the_one_round_trip_writes_nothing_on_a_match_gone_on_or_a_client_id_seen() -> None:
+def test_an_action_on_a_held_state_gone_past_is_applied_to_the_stored_one() -> None:
     code, _, _ = started_draw()
     play_next(code, "a")
-    played = Match.objects.get(room__code=code)
-    for version, client_id in ((1, "fresh"), (2, "a")):
-        moved = Match.objects.get(pk=played.pk)
-        moved.version = version  # 1: the log is already at 1; 2: "a" is this seat's
-        seat = ActionRecord.objects.get(match=moved).seat
-        appended = action_rows.append_if_current(
-            moved, seat, {"type": "pass"}, client_id=client_id, actor="seat", now=played.moved_at
-        )
-        assert appended is None
-        assert ActionRecord.objects.filter(match=moved).count() == 1
-        assert Match.objects.get(pk=moved.pk).version == 1
-        assert connection.connection.info.transaction_status == 0  # nothing left open
+    play_next(code, "b")
+    hold(*held_at(code, 1))  # behind: the append at seq 2 fails, the database answers
+    ack = play_next(code, "c")
+    assert ack == services.Ack(3, duplicate=False)
+    assert list(ActionRecord.objects.filter(match__room__code=code).values_list("seq", flat=True)) == [1, 2, 3]
+    stored = Match.objects.get(room__code=code)
+    assert stored.version == 3
+    assert stored.to_move == get_rules("draw").to_move(selectors.match_replay(stored))
 
 
-@postgres_only
-def test_the_action_that_ends_a_match_takes_the_locked_path_and_counts_the_room_change() -> None:
+def test_an_id_resent_on_the_held_path_is_acknowledged_and_bound_to_its_action() -> None:
+    code, _, _ = started_draw()
+    match = Match.objects.get(room__code=code)
+    state = selectors.match_state(match)
+    rules = get_rules("draw")
+    seat, legal = rules.to_move(state), rules.legal_actions(state)
+    assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=False)
+    held = state_cache.held_get(code)
+    assert held is not None and held[0].version == 1
+    # The held rows are current, and the seat is not to move: refused there, answered here.
+    assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=True)
+    with pytest.raises(IdReusedError):
+        services.action_submit(code, seat, {"type": "not this"}, client_id="x")
+    # The next seat's id reused at a later turn: the append's unique index refuses it.
+    nxt = rules.to_move(selectors.match_state(Match.objects.get(room__code=code)))
+    stored = selectors.match_state(Match.objects.get(room__code=code))
+    assert services.action_submit(code, nxt, rules.legal_actions(stored)[0], client_id="y").version == 2
+    later = selectors.match_state(Match.objects.get(room__code=code))
+    if rules.to_move(later) == nxt:
+        with pytest.raises(IdReusedError):
+            services.action_submit(code, nxt, rules.legal_actions(later)[-1], client_id="y")
+    assert ActionRecord.objects.filter(match__room__code=code).count() == 2
+
+
+def test_the_action_that_ends_a_match_counts_the_room_change() -> None:
     code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
     match_start(code, tokens[0])
     revision = Room.objects.get(code=code).revision
-    rules = get_rules("draw")
-    statements: list[list[str]] = []
-    while True:
-        match = Match.objects.get(room__code=code)
-        if match.is_over:
-            break
-        state = selectors.match_state(match)
-        with CaptureQueriesContext(connection) as queries:
-            seat, action = rules.to_move(state), rules.legal_actions(state)[0]
-            services.action_submit(code, seat, action, client_id=f"{match.version}")
-        statements.append([q["sql"] for q in queries.captured_queries])
-    *playing, last = statements
-    assert all(any("EXECUTE lobby_action_append(" in sql for sql in sent) for sent in playing)
-    assert any("EXECUTE lobby_action_match(" in sql for sql in last)
-    assert not any("EXECUTE lobby_action_append(" in sql for sql in last)
+    played = 0
+    while not Match.objects.get(room__code=code).is_over:
+        play_next(code, f"{played}")
+        played += 1
     assert Room.objects.get(code=code).revision == revision + 1
-    assert Match.objects.get(room__code=code).version == len(statements)
+    assert Match.objects.get(room__code=code).version == played
 
 
-@postgres_only
-def test_with_a_turn_timer_every_action_takes_the_locked_path_and_counts_the_room_change() -> None:
+def test_with_a_turn_timer_every_action_counts_the_room_change() -> None:
     code, tokens = room_setup("draw", 2, {}, humans=2)
     Room.objects.filter(code=code).update(turn_seconds=60)
     match_start(code, tokens[0])
     revision = Room.objects.get(code=code).revision
     for client_id in ("a", "b"):
-        with CaptureQueriesContext(connection) as queries:
-            play_next(code, client_id)
-        sent = [q["sql"] for q in queries.captured_queries]
-        assert any("EXECUTE lobby_action_match(" in sql for sql in sent)
-        assert not any("EXECUTE lobby_action_append(" in sql for sql in sent)
+        play_next(code, client_id)
     assert Room.objects.get(code=code).revision == revision + 2
