@@ -15,6 +15,7 @@ from django.core.cache import cache
 
 from games.core.fairness import commitment
 from games.engine import get_rules
+from games.replay import hand_positions
 from lobby import selectors
 from lobby.errors import RoomNotFoundError
 from lobby.models import ActionRecord, Match, Room
@@ -83,4 +84,47 @@ def _record_build(room: Room, match: Match) -> dict[str, Any]:
         "seats": seats,
         "hands": [{"seed": h["seed"], "commitment": h["commitment"], "actions": h["actions"]} for h in hands],
         "result": match.result if match.is_over else None,
+    }
+
+
+class HandNotFoundError(RoomNotFoundError):
+    """No finished hand of that number in the match (the hand being played included)."""
+
+
+def hand_positions_get(code: str, number: int, hand: int) -> dict[str, Any]:
+    """Every position of finished hand `hand` of match `number`, every hand face up (the
+    replay page). Only a hand of the record is replayed, so the hand being played is never
+    shown. A finished hand never changes: kept in the cache by match and hand, and built
+    from the record (itself cached by the match's version)."""
+    record = match_record(code, number)
+    if not 0 <= hand < len(record["hands"]):
+        raise HandNotFoundError(f"match {number} has no finished hand {hand}")
+    room, match = match_get(code, number)
+    key = f"positions:{room.code}:{match.pk}:{hand}:{record['hands'][hand]['seed']}"
+    found: dict[str, Any] | None = cache.get(key)
+    if found is None:
+        found = _positions_build(match, record, hand)
+        cache.set(key, found, timeout=3600)
+    return found
+
+
+def _positions_build(match: Match, record: dict[str, Any], hand: int) -> dict[str, Any]:
+    rules = get_rules(match.game)
+    state = rules.new_match(match.players, match.options, seed=bytes(match.seed))
+    for earlier in record["hands"][:hand]:
+        for _seat, action in earlier["actions"]:
+            state = rules.apply(state, action)
+    played = record["hands"][hand]
+    replayed = hand_positions(rules, state, played["actions"])
+    return {
+        "code": record["code"],
+        "number": record["number"],
+        "hand": hand,
+        "hands": len(record["hands"]),
+        "game": record["game"],
+        "players": record["players"],
+        "seats": record["seats"],
+        "seed": played["seed"],
+        "commitment": played["commitment"],
+        **replayed,
     }

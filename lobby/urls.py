@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 from drf_spectacular.views import SpectacularAPIView
 
-from lobby import apis
+from lobby import apis, replay_apis
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -15,4 +15,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rooms/<room:code>/start/", apis.MatchStartApi.as_view(), name="match-start"),
     path("rooms/<room:code>/rematch/", apis.MatchRematchApi.as_view(), name="match-rematch"),
     path("rooms/<room:code>/matches/<int:number>/", apis.MatchRecordApi.as_view(), name="match-record"),
+    path(
+        "rooms/<room:code>/matches/<int:number>/hands/<int:hand>/positions/",
+        replay_apis.HandPositionsApi.as_view(),
+        name="hand-positions",
+    ),
 ]
