@@ -1,14 +1,23 @@
 """RoomConsumer: one WebSocket at a table. It binds the seat when the socket connects, parses
 frames, calls services and forwards what the room publishes. No rules logic lives here.
+
+Sockets without a seat cannot hold up the seated players' work: their database and Redis
+calls take at most `spectator_calls()` of the process's database threads at once (the rest
+wait on the event loop, not in the threads' queue ahead of an action), a spectator's
+snapshot comes from the room hub while a database read of the room is at most
+`SHARE_SECONDS` old, and an address whose socket was closed for flooding is refused
+before any of that (`socket_caps.penalized`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs
@@ -22,7 +31,7 @@ from lobby import bots, presence, protocol, realtime, selectors, services, socke
 from lobby.client_address import socket_address
 from lobby.db_threads import database_threads
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
-from lobby.hub import hub
+from lobby.hub import Latest, hub
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +40,7 @@ CLOSE_UNAUTHORIZED = 4401
 CLOSE_REPLACED = 4000
 CLOSE_KICKED = 4003
 #: Kept sending past its rate limit: a client that floods is told once, then let go.
-CLOSE_FLOODING = 4008
+CLOSE_FLOODING = socket_caps.CLOSE_FLOODING
 CLOSE_INTERNAL = 1011
 ROOM_EVENTS = frozenset(
     {"lobby.views", "lobby.room", "lobby.chat", "lobby.replaced", "lobby.kicked", "lobby.reseated"}
@@ -57,10 +66,37 @@ class TokenBucket:
         return True
 
 
+#: How old a database read of a room may be for a spectator's snapshot to come from the hub
+#: instead: a spectator may see the room info up to this much older than the database (the
+#: room's events since the read are in it), and a room costs the database one spectator
+#: read per this many seconds however many spectators ask.
+SHARE_SECONDS = 1.0
+PONG = '{"type":"pong"}'
+
+
 def _db(fn: Any) -> Any:
     """`fn` to be awaited on a database thread: many sockets' calls run in parallel, each
     thread with its own connection (`db_threads.py`)."""
     return functools.partial(database_threads().run, fn)
+
+
+def spectator_calls() -> int:
+    """How many database-thread calls sockets without a seat may have under way at once:
+    a third of the threads, so a crowd of them (a shared link, a flood) leaves the rest to
+    the seated players' actions."""
+    return max(1, int(settings.LOBBY_DB_THREADS) // 3)
+
+
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def _spectator_gate() -> asyncio.Semaphore:
+    """The running loop's limit on spectators' calls (one loop per process; one per test)."""
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(spectator_calls())
+    return gate
 
 
 def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, dict[str, Any] | None]:
@@ -103,6 +139,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     present: bool = False
     #: Set once the socket's places, presence and seat binding have been given back.
     released: bool = False
+    #: The client's address (the caps and the flood penalty count it); a seat token came.
+    address: str = socket_caps.UNKNOWN_ADDRESS
+    seated: bool = False
+    #: The socket holds places under the caps.
+    claimed: bool = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """The consumer's whole life; whatever ends it (a close, an error that escaped, a
@@ -151,8 +192,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.chats = TokenBucket(settings.LOBBY_CHAT_RATE, settings.LOBBY_CHAT_BURST)
         self.syncs = TokenBucket(settings.LOBBY_SYNC_RATE, settings.LOBBY_SYNC_BURST)
         self.strikes = TokenBucket(settings.LOBBY_FLOOD_RATE, settings.LOBBY_FLOOD_BURST)
-        address = socket_address(self.scope, settings.NUM_PROXIES)
-        refusal = await _db(socket_caps.claim)(self.connection, address, None if token else self.code)
+        self.address = socket_address(self.scope, settings.NUM_PROXIES)
+        self.seated = bool(token)
+        refusal = socket_caps.penalized(self.address)
+        if refusal is None:
+            spectator_of = None if token else self.code
+            refusal = await self._call(socket_caps.claim, self.connection, self.address, spectator_of)
+            self.claimed = refusal is None
         if refusal is not None:
             await self._refuse(refusal.error_code, refusal.message, refusal.close_code, reason=True)
             return
@@ -161,7 +207,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.present = True
             await _db(presence.presence_add)(self.connection)
         try:
-            seat = await _db(services.connection_open)(self.code, token, self.connection)
+            if token or not self._shared_snapshot():
+                seat = await self._call(services.connection_open, self.code, token, self.connection)
+            else:
+                seat = None  # the room was read moments ago: it is there
         except RoomNotFoundError:
             # Accepted, then closed with 4404: a browser sees the code and stops, where a
             # handshake refused (HTTP 403) looks like a network fault it retries forever.
@@ -221,22 +270,54 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         steps: list[Any] = [presence.presence_remove] if self.present else []
         if self.seat is not None and self.bound:
             steps.append(functools.partial(services.connection_close, self.code))
-        steps.append(socket_caps.release)
+        if self.claimed:
+            steps.append(socket_caps.release)
         for step in steps:
             try:
-                await _db(step)(self.connection)
+                await self._call(step, self.connection)
             except Exception:
                 logger.exception("could not record a disconnect in room %s", self.code)
 
+    async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """`fn` on a database thread; for a socket without a seat token, within the limit
+        on spectators' calls under way."""
+        if self.seated:
+            return await _db(fn)(*args, **kwargs)
+        async with _spectator_gate():
+            return await _db(fn)(*args, **kwargs)
+
+    def _shared_snapshot(self) -> Latest | None:
+        """For a spectator, what the hub holds of the room when a database read confirmed
+        it within `SHARE_SECONDS`."""
+        if self.seat is not None:
+            return None
+        latest = hub().latest_of(self.code)
+        return latest if latest is not None and latest.fresh(SHARE_SECONDS) else None
+
     async def _send_snapshot(self, with_room: bool) -> None:
-        """The room and this seat's state now; a newer state arriving meanwhile follows it."""
+        """The room and this seat's state now; a newer state arriving meanwhile follows it.
+        A spectator's comes from the hub while a read of the room is recent; one read from
+        the database is left with the hub for the next spectators."""
         async with self._holding():
-            room_info, number, version, view = await _db(_snapshot)(self.code, self.seat)
+            shared = self._shared_snapshot()
+            if shared is not None and shared.room is not None:
+                if with_room:
+                    await self._room_forward(shared.room)
+                if shared.frame is not None and shared.stamp >= self.sent:
+                    self.sent = shared.stamp
+                    await self.send(text_data=shared.frame)
+                return
+            read_at = time.monotonic()
+            room_info, number, version, view = await self._call(_snapshot, self.code, self.seat)
+            frame = None if view is None else realtime.frame_text(protocol.state_frame(version, view))
+            if self.seat is None:
+                stamp = None if view is None else (number, version)
+                hub().snapshot_noted(self.code, read_at, room_info, stamp, frame)
             if with_room:
                 await self._room_forward(room_info)
-            if view is not None and (number, version) >= self.sent:
+            if frame is not None and (number, version) >= self.sent:
                 self.sent = (number, version)
-                await self.send_json(protocol.state_frame(version, view))
+                await self.send(text_data=frame)
 
     # Client frames ----------------------------------------------------------------------
     async def websocket_receive(self, message: dict[str, Any]) -> None:
@@ -266,7 +347,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             elif isinstance(inbound, protocol.ChatMessage):
                 await self._chat(inbound)
             else:
-                await self.send_json({"type": "pong"})
+                await self.send(text_data=PONG)
         except Exception as exc:
             if isinstance(exc, protocol.InboundError) and exc.id is not None:
                 msg_id = exc.id
@@ -274,6 +355,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._reply_error(code, text_out, msg_id)
             if code == "rate_limited" and not self.strikes.take():
                 said = "this connection kept sending past its rate limit"
+                socket_caps.penalize(self.address)
                 await self._refuse("rate_limited", said, CLOSE_FLOODING, reason=True)
 
     async def _reply_error(self, code: str, message: str, msg_id: str | None) -> None:

@@ -7,6 +7,12 @@ see: its own seat's frame, the room info, a chat line. So an action costs one pu
 and one receive per process, however many sockets watch it; and a socket holds no
 channel-layer subscription of its own, which is memory per idle player.
 
+The hub also keeps, for each room it holds, the newest room info and spectator frame it
+has seen (`Latest`): from the room's events, and from each snapshot a socket of the room
+read from the database. A spectator's `sync`, or a spectator's connect, is answered from
+it while its last database read is recent (`consumers.py`): many sockets without a seat
+asking for the table cost the database one read per room a second at most, not one each.
+
 The hub belongs to the event loop that serves the sockets (one per daphne process; one per
 test's loop), and is created on the first connection.
 """
@@ -17,8 +23,10 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import weakref
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
@@ -41,10 +49,39 @@ class Member(Protocol):
         ...
 
 
+#: The key of the spectators' frame in a views event (`realtime.frame_key(None)`).
+SPECTATORS = "spectators"
+
+
+@dataclass(slots=True)
+class Latest:
+    """The newest room info and spectator `state` frame (its text, and its match number and
+    version) this process has seen of one room, and when a database read last confirmed them
+    (`time.monotonic()`, taken before that read began)."""
+
+    room: dict[str, Any] | None = None
+    stamp: tuple[int, int] = (-1, -1)
+    frame: str | None = None
+    read_at: float = float("-inf")
+
+    def fresh(self, seconds: float, now: float | None = None) -> bool:
+        """Read from the database within `seconds`, and holding the room info."""
+        return self.room is not None and (time.monotonic() if now is None else now) - self.read_at < seconds
+
+    def note_room(self, room: dict[str, Any]) -> None:
+        if self.room is None or int(room.get("revision", 0)) >= int(self.room.get("revision", 0)):
+            self.room = room
+
+    def note_frame(self, stamp: tuple[int, int], frame: str) -> None:
+        if stamp >= self.stamp:
+            self.stamp, self.frame = stamp, frame
+
+
 class RoomHub:
     def __init__(self) -> None:
         self.channel: str | None = None
         self.rooms: dict[str, set[Member]] = {}
+        self.latest: dict[str, Latest] = {}
         self.members: dict[str, Member] = {}
         self._lock = asyncio.Lock()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -70,6 +107,7 @@ class RoomHub:
             local.discard(member)
             if not local and self.channel is not None:
                 del self.rooms[code]
+                self.latest.pop(code, None)
                 await channel_layer().group_discard(room_group(code), self.channel)
 
     @contextlib.asynccontextmanager
@@ -107,6 +145,35 @@ class RoomHub:
             except Exception:
                 logger.exception("the room hub could not take an event")
 
+    def snapshot_noted(
+        self, code: str, read_at: float, room: dict[str, Any],
+        stamp: tuple[int, int] | None, frame: str | None,
+    ) -> None:
+        """A snapshot of a room this hub holds, read from the database from `read_at` on: its
+        room info, and its spectator frame with its (match, version) when a match exists."""
+        if code not in self.rooms:
+            return
+        latest = self.latest.setdefault(code, Latest())
+        latest.note_room(room)
+        if stamp is not None and frame is not None:
+            latest.note_frame(stamp, frame)
+        latest.read_at = max(latest.read_at, read_at)
+
+    def latest_of(self, code: str) -> Latest | None:
+        return self.latest.get(code)
+
+    def _note(self, code: str, event: dict[str, Any]) -> None:
+        """Keep what a spectator may see of `event`, for a room this hub holds."""
+        kind = event.get("type")
+        if kind == "lobby.views":
+            frames = event.get("frames")
+            frame = frames.get(SPECTATORS) if isinstance(frames, dict) else None
+            if isinstance(frame, str):
+                latest = self.latest.setdefault(code, Latest())
+                latest.note_frame((int(event["match"]), int(event["version"])), frame)
+        elif kind == "lobby.room" and isinstance(event.get("room"), dict):
+            self.latest.setdefault(code, Latest()).note_room(event["room"])
+
     async def deliver(self, event: dict[str, Any]) -> None:
         """Hand `event` to its one target connection, or to every local socket of its room."""
         target = event.get("connection")
@@ -114,13 +181,19 @@ class RoomHub:
             one = self.members.get(str(target))
             members = [] if one is None else [one]
         else:
-            members = list(self.rooms.get(str(event.get("code")), ()))
+            code = str(event.get("code"))
+            members = list(self.rooms.get(code, ()))
+            if members:
+                try:
+                    self._note(code, event)
+                except (KeyError, TypeError, ValueError) as error:
+                    logger.warning("could not keep a %r of room %s: %r", event.get("type"), code, error)
         for member in members:
             try:
                 await member.hub_event(event)
             except Exception as error:  # most often a socket closing as the event came
-                code, kind = event.get("code"), event.get("type")
-                logger.warning("a socket of room %s missed a %r: %r", code, kind, error)
+                kind = event.get("type")
+                logger.warning("a socket of room %s missed a %r: %r", event.get("code"), kind, error)
 
 
 _layer_lock = threading.Lock()

@@ -10,12 +10,22 @@ claims of a process that died without closing its sockets lapse within `CLAIM_SE
 instead of holding places forever; and a Redis that lost its data (a flush, a restart) is
 told every live claim again on the next renewal: the caps let a few sockets too many in
 for at most that long, and never refuse one they should admit.
+
+An address whose socket was closed for flooding (4008) sits out a penalty: for
+`LOBBY_FLOOD_PENALTY_SECONDS` (default 60) this process refuses its new sockets at once,
+before any database or Redis work. A client that obeys 4008 (docs/protocol.md) does not
+come back on its own; a script that opens a new socket at once would otherwise be admitted
+(two caps, the room read, the snapshot) before it floods again. Per process, on purpose: a
+check that asks Redis is work a flood gets for free. The proxy's connection rate per
+address (deploy/haproxy.cfg) holds the same address across processes.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +79,17 @@ class Refusal:
 
 CLOSE_TOO_MANY_CONNECTIONS = 4429
 CLOSE_SPECTATORS_FULL = 4409
+#: A socket closed for flooding, and a socket its address opens during the penalty.
+CLOSE_FLOODING = 4008
+#: The penalty's length, and how many addresses a process keeps at most: past that, the
+#: oldest penalties go first (a flood from more addresses than that is the proxy's to stop).
+PENALTY_SECONDS_DEFAULT = 60.0
+PENALTY_ADDRESSES = 100_000
+#: The address of a socket whose scope says none: never penalised (it would be every such socket).
+UNKNOWN_ADDRESS = "unknown"
+
+_penalties: dict[str, float] = {}
+_penalties_lock = threading.Lock()
 
 _held: dict[str, list[str]] = {}
 _held_lock = threading.Lock()
@@ -167,3 +188,48 @@ def _renew_forever() -> None:
             renew()
         except Exception:
             logger.exception("could not renew the socket caps' claims")
+
+
+def penalty_seconds() -> float:
+    found = getattr(settings, "LOBBY_FLOOD_PENALTY_SECONDS", None)
+    if found is None:
+        found = os.environ.get("LOBBY_FLOOD_PENALTY_SECONDS") or PENALTY_SECONDS_DEFAULT
+    return float(found)
+
+
+def penalize(address: str, now: float | None = None) -> None:
+    """`address` had a socket closed for flooding: refuse its sockets for the penalty."""
+    seconds = penalty_seconds()
+    if seconds <= 0 or address == UNKNOWN_ADDRESS:
+        return
+    until = (time.monotonic() if now is None else now) + seconds
+    with _penalties_lock:
+        _penalties.pop(address, None)  # to the end: the dict's order is the lapse order
+        _penalties[address] = until
+        while len(_penalties) > PENALTY_ADDRESSES:
+            del _penalties[next(iter(_penalties))]
+
+
+def penalized(address: str, now: float | None = None) -> Refusal | None:
+    """The refusal of a socket from `address` while its penalty lasts, else None. Memory
+    only: this runs before any other work of a new socket."""
+    until = _penalties.get(address)
+    if until is None:
+        return None
+    left = until - (time.monotonic() if now is None else now)
+    if left <= 0:
+        with _penalties_lock:
+            if _penalties.get(address) == until:
+                del _penalties[address]
+        return None
+    return Refusal(
+        CLOSE_FLOODING,
+        "rate_limited",
+        f"a socket from your address kept sending past its rate limit: wait {left:.0f} s to connect again",
+    )
+
+
+def penalties_forget() -> None:
+    """Lift every penalty (tests)."""
+    with _penalties_lock:
+        _penalties.clear()
