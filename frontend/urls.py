@@ -1,4 +1,5 @@
-"""Routes of the pages: `/`, the room link `/r/<code>` (any letter case), and the score sheets."""
+"""Routes of the pages: `/`, the room link `/r/<code>` (any letter case), a match's replay
+`/r/<code>/replay/<n>`, and the score sheets."""
 
 from django.urls import URLPattern, URLResolver, path, re_path
 
@@ -8,6 +9,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
     path("r/<room:code>", views.room, name="room"),
     path("r/<room:code>/", views.room),
+    path("r/<room:code>/replay", views.replay_current, name="replay-current"),
+    path("r/<room:code>/replay/<int:number>", views.replay, name="replay"),
+    path("r/<room:code>/replay/<int:number>/", views.replay),
     re_path(r"^r(?:/(?P<rest>.*))?$", views.room_missing),
     path("sheets/", views.sheets, name="sheets"),
     path("sheets/<slug:kind>/", views.sheet, name="sheet"),

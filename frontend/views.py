@@ -1,5 +1,5 @@
-"""The pages: home (create a room), the room and its table, printable score sheets, and the
-page for a link that leads nowhere.
+"""The pages: home (create a room), the room and its table, the replay of a match, printable
+score sheets, and the page for a link that leads nowhere.
 
 The pages only render HTML and the rules data; everything live goes through the public API
 and the room socket, so the browser holds no privilege a scripted client would not have.
@@ -11,7 +11,8 @@ from typing import Any
 
 import segno
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from frontend.rules_data import GAMES, SET_NAMES, SHEETS
 from lobby import links, selectors
@@ -35,6 +36,34 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "frontend/room.html",
         {"code": found.code, "link": link, "qr_svg": qr, "games": GAMES, "set_names": SET_NAMES},
     )
+
+
+def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The replay of match `number` of the room: its finished hands, every hand face up
+    (the positions come from the API; the page itself only needs the room to exist)."""
+    try:
+        found = selectors.room_get_by_code(code)
+    except RoomNotFoundError:
+        return not_found(request)
+    games = [{"name": g["name"], "title": g["title"]} for g in GAMES]
+    # The absolute link (the address the other phones reach), for sharing a position.
+    link = f"{links.room_url(request, found.code)}/replay/{number}"
+    context = {"code": found.code, "number": number, "link": link, "games": games}
+    return render(request, "frontend/replay.html", context)
+
+
+def replay_current(request: HttpRequest, code: str) -> HttpResponse:
+    """`/r/<code>/replay`, as the room page links it: the replay of the room's current match
+    (the one whose hands its end-of-hand and end-of-match screens show)."""
+    try:
+        found = selectors.room_get_by_code(code)
+    except RoomNotFoundError:
+        return not_found(request)
+    match = selectors.match_current(found)
+    number = match.number if match is not None else 0
+    query = request.META.get("QUERY_STRING", "")
+    target = reverse("replay", kwargs={"code": found.code, "number": number})
+    return redirect(f"{target}?{query}" if query else target)
 
 
 def room_missing(request: HttpRequest, rest: str = "") -> HttpResponse:

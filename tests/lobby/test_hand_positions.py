@@ -98,3 +98,18 @@ def test_positions_of_a_room_match_or_hand_that_does_not_exist_are_404_as_json(c
         answer = api(client, "get", path)
         assert answer.status_code == 404, path
         assert answer.json()["code"] == "not_found", path
+
+
+def test_the_replay_page_opens_for_a_room_and_its_short_link_leads_to_the_current_match(client):
+    code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
+    page = client.get(f"/r/{code}/replay/0")
+    assert page.status_code == 200
+    assert b'data-number="0"' in page.content and b"replay.js" in page.content
+    assert client.get(f"/r/{code.upper()}/replay/3").status_code == 200  # the page says there is no match 3
+    assert client.get("/r/nosuchroom2345/replay/0").status_code == 404
+    match_start(code, tokens[0])
+    play(code, random.Random(7))
+    api(client, "post", f"/api/rooms/{code}/rematch/", {}, tokens[0])
+    short = client.get(f"/r/{code}/replay?hand=1&move=2")
+    assert short.status_code == 302 and short["Location"] == f"/r/{code}/replay/1?hand=1&move=2"
+    assert client.get(f"/r/{code}/replay")["Location"] == f"/r/{code}/replay/1"
