@@ -1,4 +1,4 @@
-"""The room options of Chicken Foot and the documents' deal table (SPEC §6)."""
+"""The room options of Chicken Foot and the documents' deal table (docs/rules-chicken-foot.md, "Options")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Penalty scoring (Mexican Train, Chicken Foot): pips held count against, lowest total wins.
 
 What both games do at the end of a hand and of the match lives here once: points per seat,
-the hand's winner, the summary the view shows as `last_hand`, and the SPEC §3 result.
+the hand's winner, the summary the view shows as `last_hand`, and the result (docs/engine.md, "Results").
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def close_hand(state: PenaltyState, number: int, double: tuple[str, int], out: i
 
 
 def penalty_result(totals: Sequence[int], hands: int) -> dict[str, Any]:
-    """SPEC §3 result of a match of individuals where the lowest total wins; a tie has no winner."""
+    """The result of a match of individuals where the lowest total wins; a tie has no winner."""
     scores = list(totals)
     low = min(scores)
     leaders = [s for s, t in enumerate(scores) if t == low]
@@ -115,7 +115,9 @@ def drawn_from_boneyard(state: Boneyarded, seat: int) -> dict[str, Any]:
 
 
 def settle(state: S, is_blocked: Callable[[S], bool], finish: Callable[[S, int | None], S]) -> S:
-    """End every hand nobody can play on any more (SPEC §3: no pass discovers a block)."""
+    """End every hand nobody can play on any more.
+
+    No pass discovers a block (docs/engine.md, "The protocol")."""
     while state.turn is not None and is_blocked(state):
         state = finish(state, None)
     return state

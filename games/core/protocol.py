@@ -1,4 +1,4 @@
-"""The engine protocol of SPEC §3 as a base class that every game family extends.
+"""The engine protocol (docs/engine.md, "The protocol") as a base class that every game family extends.
 
 `apply` is the checked path used by the server; `advance` is the unchecked step that AI
 rollouts call with actions taken from `legal_actions`. Families implement the abstract
@@ -31,7 +31,7 @@ class Rules(ABC, Generic[S]):
     #: the API's schema and the room form all read this.
     option_schema: tuple[Option, ...] = ()
 
-    # The SPEC §3 protocol -------------------------------------------------------------
+    # The engine protocol -------------------------------------------------------------
     @abstractmethod
     def new_match(
         self, players: int, options: Mapping[str, Any] | None = None, seed: bytes | None = None

@@ -1,4 +1,4 @@
-"""The options of SPEC §6 for the line games, resolved once into a frozen configuration.
+"""The options of the line games (docs/rules-line.md, "Options"), resolved once into a frozen configuration.
 
 Defaults that depend on the game, the set and the player count (hand size, target) are filled
 in here, so the resolved options a view shows can start an identical match.
@@ -20,7 +20,7 @@ NO_DRAWING = 1 << 30
 #: Most players each set seats (the main document's table of sets).
 SET_PLAYERS: dict[int, int] = {6: 4, 9: 6, 12: 10}
 
-#: Default hand sizes by game and set, indexed by player count. Double-six follows SPEC §6;
+#: Default hand sizes by game and set, indexed by player count. Double-six follows docs/rules-line.md's table;
 #: the larger sets are this project's choice (docs/rules-line.md).
 _LARGE_SETS: dict[int, dict[int, int]] = {
     9: {2: 9, 3: 9, 4: 9, 5: 7, 6: 7},

@@ -1,4 +1,4 @@
-"""Block, Draw and All Fives through the engine protocol of SPEC §3.
+"""Block, Draw and All Fives through the engine protocol (docs/engine.md, "The protocol").
 
 One rules class; the variants differ only in class-level flags: whether a seat that cannot
 play draws (`draws`) and whether the open ends score during the hand (`fives`).

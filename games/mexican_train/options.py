@@ -1,4 +1,7 @@
-"""The room options of Mexican Train and the deal table they default to (SPEC §6)."""
+"""The room options of Mexican Train and the deal table they default to.
+
+docs/rules-mexican-train.md, "Options".
+"""
 
 from __future__ import annotations
 
