@@ -156,8 +156,21 @@ function viewAt(i) {
 /** What the move into position `i` did, in words ("Ann played 6-4 on the left end"). */
 function moveWords(i) {
   const table = tableOf(ctx.data.game);
-  const said = ctx.data.positions[i].events.filter((e) => e.type !== "hand_end")
-    .map((e) => common.describeEvent(table, ctx, e));
+  const said = [];
+  let by;
+  for (const e of ctx.data.positions[i].events) {
+    const words = e.type === "hand_end" ? null : common.phrase(table, ctx, e);
+    if (words === null) continue;
+    if (e.seat === undefined || e.seat === null) {
+      said.push(common.cap(words));
+      by = undefined;
+    } else if (e.seat === by) {
+      said[said.length - 1] += ` and ${words}`; // one seat's turn in one phrase
+    } else {
+      said.push(`${common.bareName(ctx, e.seat)} ${words}`);
+      by = e.seat;
+    }
+  }
   if (said.length) return said.join("; ");
   const p = ctx.data.positions[i];
   return p.seat === null ? "The deal" : `${seatName(ctx, p.seat)}: ${p.action?.type ?? "a move"}`;
