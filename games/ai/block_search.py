@@ -15,18 +15,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
 from games.ai.fives_search import LEFT_END, RIGHT_END, FivesSearch, Move, first_move, placed
 from games.ai.line_endgame import SOLVED_POINTS, Endgame
 from games.ai.line_search import PLAYOUT_CAP, Plan
+from games.ai.line_weights import Weights
 from games.ai.policy import View
 from games.core.actions import Action
 from games.core.protocol import Rules
-
-if TYPE_CHECKING:
-    from games.ai.line import Weights
+from games.core.tiles import Tile
 
 #: Whether a playout with few tiles left in hand ends with the endgame's exact result.
 SOLVE_IN_PLAYOUTS = True
@@ -40,7 +38,7 @@ PLAYOUT_SOLVE_BUDGET = 400
 class BlockSearch(FivesSearch):
     """The line search for Block on a two-ended line, stepping its own copy of each deal."""
 
-    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None, *,
+    def __init__(self, rules: Rules[object], view: View, plan: Plan, weights: Weights | None = None, *,
                  solve: bool | None = None) -> None:
         super().__init__(rules, view, plan, weights, points_weight=0.0, match_bonus=0.0)
         self.solve = SOLVE_IN_PLAYOUTS if solve is None else solve
@@ -49,8 +47,9 @@ class BlockSearch(FivesSearch):
         self.me = int(view["seat"])
         self.endgame: Endgame | None = None
 
-    def _start(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> None:
-        super()._start(hands, boneyard)
+    def begin(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
+        super().begin(hands, boneyard)
+        assert self.config is not None
         self.endgame = Endgame(self.rules, self.config, self.me, PLAYOUT_SOLVE_BUDGET)
 
     def playout_value(self, hands: list[int], boneyard: list[int], first: Action,
@@ -154,7 +153,7 @@ def two_ended(view: View) -> bool:
     return view.get("game") == "block" and not (view.get("options") or {}).get("spinner")
 
 
-def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
            budget: int, plan: Plan, weights: Weights | None = None) -> Action:
     """`line_search.decide`, with `BlockSearch` where the line has two ends."""
     search = BlockSearch if two_ended(view) else None

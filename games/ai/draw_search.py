@@ -19,21 +19,19 @@ import math
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
 from games.ai.fives_search import DRAW, LEFT_END, PASS, RIGHT_END, FivesSearch, Move, first_move, placed
 from games.ai.inference import HiddenHand, fits, hand_of, line_hidden_hands, set_top, unseen_tiles
 from games.ai.line_endgame import NODE_BUDGET, SOLVED_POINTS, Endgame, OutOfBudget
+from games.ai.line_fast import line_fast_path
 from games.ai.line_infer import Model, SeatReading, deal_of, mix, read_view, sample
 from games.ai.line_search import PLAYOUT_CAP, Plan
+from games.ai.line_weights import Weights
 from games.ai.policy import View
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
-
-if TYPE_CHECKING:
-    from games.ai.line import Weights
 
 #: Positions one playout may search to finish its hand exactly, before it plays on instead.
 PLAYOUT_SOLVE_BUDGET = 400
@@ -126,7 +124,7 @@ def hand_weights(view: View, hands: Sequence[Sequence[Tile]], weights: Weights, 
     return out
 
 
-def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
+def endgame_values(rules: Rules[object], view: View, legal: Sequence[Action],
                    budget: int = NODE_BUDGET, *, weights: Weights | None = None,
                    rng: random.Random | None = None) -> list[float] | None:
     """Each action's mean exact result (won 1, tied 0, lost -1) over the opponent's possible
@@ -135,8 +133,7 @@ def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
     opponent's plays (`hand_weights`), else all count the same."""
     if not applies(view):
         return None
-    line: Any = rules
-    config = line.configure(view["players"], view["options"])
+    config = line_fast_path(rules).configure(view["players"], view["options"])
     me = int(view["seat"])
     tiles = config.tiles
     mine = tiles.mask(hand_of(view))
@@ -170,7 +167,7 @@ def endgame_values(rules: Rules[Any], view: View, legal: Sequence[Action],
     return [t / weight for t in totals]
 
 
-def endgame_decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float],
+def endgame_decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float],
                    budget: int = NODE_BUDGET, *, weights: Weights | None = None,
                    rng: random.Random | None = None) -> Action | None:
     """The endgame's best action (Medium's score breaking ties), or None to search as usual."""
@@ -196,7 +193,7 @@ class DrawSearch(FivesSearch):
     order and drawn from the same random stream.
     """
 
-    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None, *,
+    def __init__(self, rules: Rules[object], view: View, plan: Plan, weights: Weights | None = None, *,
                  solve: bool | None = None, solve_budget: int | None = None,
                  read_plays: bool | None = None, medium_playouts: bool | None = None) -> None:
         super().__init__(rules, view, plan, weights, points_weight=0.0, match_bonus=0.0)
@@ -260,8 +257,8 @@ class DrawSearch(FivesSearch):
             picked.append(deal_of(self.view, drawn[j], self.unseen, rng))
         return picked
 
-    def _start(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> None:
-        super()._start(hands, boneyard)
+    def begin(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
+        super().begin(hands, boneyard)
         assert self.config is not None
         self.endgame = Endgame(self.rules, self.config, self.me, self.solve_budget)
         tiles = self.config.tiles
@@ -342,7 +339,7 @@ class DrawSearch(FivesSearch):
             elif rng.random() < noise:
                 move = rng.choice(legal)
             elif medium:
-                move = self._medium_move(legal, hands[seat], left, right, unplayed)
+                move = self.medium_play(legal, hands[seat], left, right, unplayed)
             else:
                 move = legal[0]
                 top = -1.0
@@ -353,7 +350,7 @@ class DrawSearch(FivesSearch):
                         top, move = weight, option
         return self.scores_outcome(scores)
 
-    def _medium_move(self, legal: list[Move], hand: int, left: int, right: int, unplayed: int) -> Move:
+    def medium_play(self, legal: list[Move], hand: int, left: int, right: int, unplayed: int) -> Move:
         """Medium's score of each play (`LineKit.prior` without the voids' term), on bitmasks:
         counts per number are taken once, so each play costs a few additions."""
         w = self.weights
@@ -395,7 +392,7 @@ def heads_up_line(view: View) -> bool:
     return view.get("game") == "draw" and heads_up and not options.get("spinner")
 
 
-def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
            budget: int, plan: Plan, weights: Weights | None = None) -> Action:
     """Draw's decision: the endgame solved where nobody may draw, else `line_search.decide`
     (heads-up with `DrawSearch`'s playouts)."""

@@ -24,17 +24,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from games.ai import line_search
+from games.ai.line_fast import LineConfig, LineTiles, line_fast_path, line_state
 from games.ai.line_search import PLAYOUT_CAP, Plan, Search, weighted_means
+from games.ai.line_weights import Weights
 from games.ai.policy import View
 from games.core.actions import Action
 from games.core.layout import CLOSED, DOWN, END_INDEX, LEFT, RIGHT, UP, Layout, end_total, lead_layout, place
 from games.core.protocol import Rules
-
-if TYPE_CHECKING:
-    from games.ai.line import Weights
+from games.core.tiles import Tile
 
 #: A move inside a playout: (tile index, end index) for a play (`LEAD_END` on an empty
 #: layout), `DRAW` or `PASS`.
@@ -84,7 +83,7 @@ def open_total(layout: Layout) -> int:
     return total
 
 
-def move_points(layout: Layout, base: int, index: int, end: int, tiles: Any) -> int:
+def move_points(layout: Layout, base: int, index: int, end: int, tiles: LineTiles) -> int:
     """What laying tile `index` on open `end` scores, `base` being `open_total(layout)`.
 
     After any play but the lead, `end_total` is `open_total`, and a play changes only its own
@@ -105,26 +104,26 @@ def move_points(layout: Layout, base: int, index: int, end: int, tiles: Any) -> 
 class FivesSearch(Search):
     """`Search` for All Fives whose `values` steps its own copy of the sampled state."""
 
-    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None, *,
+    def __init__(self, rules: Rules[object], view: View, plan: Plan, weights: Weights | None = None, *,
                  points_weight: float | None = None, match_bonus: float | None = None) -> None:
         super().__init__(rules, view, plan, weights)
         self.points_weight = POINTS_WEIGHT if points_weight is None else points_weight
         self.match_bonus = MATCH_BONUS if match_bonus is None else match_bonus
         #: The line rules' own scoring (`LineRules.fives_points`, `score_hand`, `NOBODY`),
-        #: reached through the rules object: the AI imports no game family.
-        line: Any = rules
+        #: reached through the rules object's fast path: the AI imports no game family.
+        line = line_fast_path(rules)
         self.fives_points = line.fives_points
         self.score_hand = line.score_hand
         self.nobody: int = line.NOBODY
-        self.config: Any = None
+        self.config: LineConfig | None = None
         self.layout: Layout | None = None
         self.scores: tuple[int, ...] = ()
         self.to_move = 0
 
-    def _start(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> None:
+    def begin(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
         """The view's public facts (layout, scores, the config), from the first sampled deal:
         they are the same on every deal."""
-        state = self.rules.state_from_view(self.base_view, hands, boneyard)
+        state = line_state(self.rules.state_from_view(self.base_view, hands, boneyard))
         self.config = state.config
         self.layout = state.layout
         self.scores = tuple(state.scores)
@@ -141,11 +140,11 @@ class FivesSearch(Search):
             rows.append((weight, self.row(hands, boneyard, legal, rng)))
         return weighted_means(rows, len(legal))
 
-    def row(self, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any], legal: Sequence[Action],
+    def row(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile], legal: Sequence[Action],
             rng: random.Random) -> list[float]:
         """Every candidate played out on one sampled deal, all from the same random stream."""
         if self.config is None:
-            self._start(hands, boneyard)
+            self.begin(hands, boneyard)
         assert self.config is not None
         tiles = self.config.tiles
         masks = [tiles.mask(h) for h in hands]
@@ -288,7 +287,7 @@ class FivesSearch(Search):
         return scores
 
 
-def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
            budget: int, plan: Plan, weights: Weights | None = None) -> Action:
     """`line_search.decide` with the All Fives search."""
     return line_search.decide(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,

@@ -10,18 +10,17 @@ is known not to carry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from games.ai.policy import View
+from games.ai.policy import Record, View
 from games.core.tiles import Tile, full_set, make_tile
 
 Slot = frozenset[int]
 Ban = frozenset[Tile]
 
 
-def tile_of(raw: Any) -> Tile:
+def tile_of(raw: Sequence[int]) -> Tile:
     """A tile from its wire form `[a, b]` (either order)."""
     return make_tile(int(raw[0]), int(raw[1]))
 
@@ -35,7 +34,7 @@ def set_top(view: View, default: int = 6) -> int:
     return int(top) if isinstance(top, int) else default
 
 
-def played_tiles(log: Iterable[Mapping[str, Any]]) -> list[Tile]:
+def played_tiles(log: Iterable[Record]) -> list[Tile]:
     """Every tile the log shows reaching the table."""
     return [tile_of(event["tile"]) for event in log if event.get("type") == "play" and "tile" in event]
 
@@ -119,7 +118,7 @@ class EndTracker:
         return set(self.ends.values())
 
 
-def _void_numbers(event: Mapping[str, Any], tracker: EndTracker) -> set[int]:
+def _void_numbers(event: Record, tracker: EndTracker) -> set[int]:
     """The numbers a draw or pass shows the seat lacked: as logged, else as tracked."""
     for key in ("values", "ends"):
         numbers = event.get(key)

@@ -8,7 +8,7 @@ family's code, so the AI keeps working whatever the engines do inside.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from games.ai.inference import HiddenHand
 from games.ai.policy import View
@@ -39,20 +39,20 @@ class Kit(Protocol):
         """Tiles this seat has not seen."""
         ...
 
-    def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+    def medium(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> Action:
         """The heuristic choice."""
         ...
 
-    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+    def prior(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> list[float]:
         """The heuristic's score of each legal action, or zeros where it has none."""
         ...
 
-    def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
+    def rollout(self, rules: Rules[object], state: object, legal: list[Action], rng: random.Random) -> Action:
         """A fast, reasonable move for search playouts, from the full state."""
         ...
 
     def special(
-        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+        self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
         """A decision the generic search does not handle (42 bidding), else None."""
         ...

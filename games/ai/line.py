@@ -10,28 +10,27 @@ heuristic never re-implements the layout rules.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from games.ai.block_search import decide as block_decide
 from games.ai.draw_search import decide as draw_decide
 from games.ai.fives_search import decide as fives_decide
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.line_search import decide, plan_for
-from games.ai.policy import View
+from games.ai.line_weights import WEIGHTS
+from games.ai.policy import Record, View
 from games.ai.search import determinize, heaviest_tile, my_side
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
 
 
-def end_total(ends: Sequence[Mapping[str, Any]]) -> int:
+def end_total(ends: Sequence[Record]) -> int:
     """The All Fives count of a layout's open ends (a crosswise double counts both halves)."""
     return sum(int(e["value"]) * (2 if e.get("double") else 1) for e in ends)
 
 
-def best_reply_points(ends: Sequence[Mapping[str, Any]], tiles: Sequence[Tile]) -> int:
+def best_reply_points(ends: Sequence[Record], tiles: Sequence[Tile]) -> int:
     """Most points one of `tiles` could score on these ends next turn (approximate)."""
     total = end_total(ends)
     best = 0
@@ -47,26 +46,6 @@ def best_reply_points(ends: Sequence[Mapping[str, Any]], tiles: Sequence[Tile]) 
             if count > 0 and count % 5 == 0:
                 best = max(best, count)
     return best
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """How much Medium values each feature of the position a play leaves, per game."""
-
-    pips: float
-    double: float
-    spread: float
-    follow: float
-    scarce: float
-    lock: float
-    threat: float = 0.0
-
-
-WEIGHTS: dict[str, Weights] = {
-    "block": Weights(pips=1.0, double=3.0, spread=1.5, follow=1.5, scarce=1.0, lock=1.5),
-    "draw": Weights(pips=0.3, double=3.0, spread=1.5, follow=1.5, scarce=1.0, lock=1.5),
-    "allfives": Weights(pips=0.25, double=3.0, spread=1.5, follow=1.5, scarce=0.5, lock=1.5, threat=0.7),
-}
 
 
 def is_void(hidden: HiddenHand, number: int) -> bool:
@@ -91,7 +70,7 @@ class LineKit:
         return unseen_tiles(view)
 
     def special(
-        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+        self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
         """Hard's whole decision, by the line games' own search (see `line_search.py`)."""
         prior = self.prior(rules, view, legal, rng)
@@ -107,11 +86,11 @@ class LineKit:
                                 weights=weights)
         return decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view), weights=weights)
 
-    def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+    def medium(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> Action:
         scores = self.prior(rules, view, legal, rng)
         return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
 
-    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+    def prior(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> list[float]:
         """Medium's score of every legal action (higher is better; going out beats all)."""
         me = int(view["seat"])
         fives = view.get("game") == "allfives"
@@ -152,7 +131,7 @@ class LineKit:
             out.append(score)
         return out
 
-    def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
+    def rollout(self, rules: Rules[object], state: object, legal: list[Action], rng: random.Random) -> Action:
         """Bully play with noise: the heaviest tile, doubles first, one time in eight at random.
 
         A lighter Medium (reading the mover's view every ply) played no better in measured

@@ -17,8 +17,8 @@ and its cost bounded.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from games.ai.line_fast import LineConfig, line_fast_path
 from games.core.protocol import Rules
 
 #: Positions searched in one decision, over every deal and action, before it gives up.
@@ -44,8 +44,8 @@ class Endgame:
     Hands are the engine's tile masks (`config.tiles`), one per seat.
     """
 
-    def __init__(self, rules: Rules[Any], config: Any, me: int, budget: int = NODE_BUDGET) -> None:
-        line: Any = rules
+    def __init__(self, rules: Rules[object], config: LineConfig, me: int, budget: int = NODE_BUDGET) -> None:
+        line = line_fast_path(rules)
         self.score_hand = line.score_hand
         self.nobody: int = line.NOBODY
         self.config = config

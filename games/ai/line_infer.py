@@ -18,14 +18,11 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
 from games.ai.inference import EndTracker, hand_of, initial_sizes, set_top, tile_of
-from games.ai.policy import View
+from games.ai.line_weights import Weights
+from games.ai.policy import Record, View
 from games.core.tiles import Tile, full_set
-
-if TYPE_CHECKING:
-    from games.ai.line import Weights
 
 RESTARTS = 12
 DEALT = -1
@@ -63,7 +60,7 @@ class Reading:
     plays: list[Play] = field(default_factory=list)
 
 
-def _numbers(event: Mapping[str, Any], tracker: EndTracker) -> set[int]:
+def _numbers(event: Record, tracker: EndTracker) -> set[int]:
     for key in ("values", "ends"):
         numbers = event.get(key)
         if isinstance(numbers, list) and all(type(n) is int for n in numbers):
@@ -94,7 +91,7 @@ def read_view(view: View) -> Reading:
     stride = set_top(view) + 1
     played_mask = 0
     held = list(sizes)
-    previous: Mapping[str, Any] = {}
+    previous: Record = {}
     for at, event in enumerate(view.get("log") or ()):
         kind = event.get("type")
         seat = event.get("seat")

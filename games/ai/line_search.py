@@ -30,19 +30,16 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from games.ai.inference import HiddenHand, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.line_infer import Likelihood, Model, Reading, deal_of, random_posterior, read_view, sample
+from games.ai.line_weights import Weights
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
 from games.ai.search import my_side
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
-
-if TYPE_CHECKING:
-    from games.ai.line import Weights
 
 PLAYOUT_CAP = 2000
 
@@ -291,7 +288,7 @@ def heaviest(legal: list[Action], rng: random.Random, noise: float) -> Action:
 class Search:
     """One decision's search: the inference, the sampled deals and the playouts."""
 
-    def __init__(self, rules: Rules[Any], view: View, plan: Plan, weights: Weights | None = None) -> None:
+    def __init__(self, rules: Rules[object], view: View, plan: Plan, weights: Weights | None = None) -> None:
         self.rules = rules
         self.plan = plan
         self.view = view
@@ -383,7 +380,7 @@ class Search:
         hands, boneyard = sample_deal(self.view, self.hidden, self.unseen, rng)
         return hands, boneyard, 0.0
 
-    def deal(self, rng: random.Random) -> tuple[Any, Board, float]:
+    def deal(self, rng: random.Random) -> tuple[object, Board, float]:
         """A sampled state, its board, and the log-likelihood of the others' plays on it."""
         hands, boneyard, weight = self.sample_hands(rng)
         state = self.rules.state_from_view(self.base_view, hands, boneyard)
@@ -391,7 +388,7 @@ class Search:
                       stride=self.t.stride, unplayed=self.unplayed)
         return state, board, weight
 
-    def playout(self, state: Any, board: Board, rng: random.Random) -> Any:
+    def playout(self, state: object, board: Board, rng: random.Random) -> object:
         rules = self.rules
         plan = self.plan
         players = self.players
@@ -418,7 +415,7 @@ class Search:
             state = rules.advance(state, action)
         return state
 
-    def outcome(self, state: Any) -> float:
+    def outcome(self, state: object) -> float:
         return self.scores_outcome(self.rules.scores(state))
 
     def scores_outcome(self, after: Sequence[int]) -> float:
@@ -459,7 +456,7 @@ def weighted_means(rows: Sequence[tuple[float, Sequence[float]]], width: int) ->
     return [sum(w * row[i] for w, (_, row) in zip(weights, rows)) / total for i in range(width)]
 
 
-def decide(rules: Rules[Any], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
            budget: int, plan: Plan, weights: Weights | None = None,
            search: type[Search] | None = None) -> Action:
     """Search Medium's best `plan.candidates` actions and add its score as a prior; `search`

@@ -17,7 +17,12 @@ from typing import Any, Protocol
 
 from games.core.actions import Action
 
+#: What `Rules.view` gives a seat: JSON data (the engine protocol's `dict[str, Any]`), read
+#: by key; the AI's only window on a match besides a family's fast path (`line_fast.py`,
+#: `trains_fast.py`) on the states it samples.
 View = Mapping[str, Any]
+#: A record inside a view (an open end, a log event), JSON data as well.
+Record = Mapping[str, Any]
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 

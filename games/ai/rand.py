@@ -9,13 +9,15 @@ decision is the same whichever is used.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: `n.bit_length()` for the list sizes the searches shuffle.
 _BITS = tuple(n.bit_length() for n in range(512))
 
 
-def shuffle(rng: random.Random, items: list[Any]) -> None:
+def shuffle(rng: random.Random, items: list[T]) -> None:
     """Shuffle `items` in place as `rng.shuffle(items)` does (Fisher-Yates from the back,
     each index drawn by `getrandbits` with rejection, as `Random._randbelow` does)."""
     getrandbits = rng.getrandbits

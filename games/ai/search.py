@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from games.ai.kit import Kit
 from games.ai.policy import View
@@ -48,13 +47,13 @@ def heaviest_tile(legal: list[Action], rng: random.Random, noise: float, double_
     return best
 
 
-def determinize(rules: Rules[Any], kit: Kit, view: View, rng: random.Random) -> Any:
+def determinize(rules: Rules[object], kit: Kit, view: View, rng: random.Random) -> object:
     """One full state equal to the view, hidden tiles placed by a consistent sample."""
     hands, boneyard = sample_deal(view, kit.hidden(view), kit.unseen(view), rng)
     return rules.state_from_view(view, hands, boneyard)
 
 
-def playout(rules: Rules[Any], kit: Kit, state: Any, hand: int, rng: random.Random) -> Any:
+def playout(rules: Rules[object], kit: Kit, state: object, hand: int, rng: random.Random) -> object:
     """Play the rest of hand number `hand` with the kit's rollout policy."""
     for _ in range(PLAYOUT_CAP):
         if rules.to_move(state) is None or rules.hand_index(state) != hand:
@@ -65,7 +64,7 @@ def playout(rules: Rules[Any], kit: Kit, state: Any, hand: int, rng: random.Rand
     return state
 
 
-def outcome(rules: Rules[Any], before: Sequence[int], state: Any, side: int, win_bonus: float) -> float:
+def outcome(rules: Rules[object], before: Sequence[int], state: object, side: int, win_bonus: float) -> float:
     """How good the hand went for `side`: its gain over the others, plus a bonus for winning."""
     after = rules.scores(state)
     sign = -1 if rules.lower_score_wins else 1
@@ -80,7 +79,7 @@ def outcome(rules: Rules[Any], before: Sequence[int], state: Any, side: int, win
 
 
 def pimc_values(
-    rules: Rules[Any],
+    rules: Rules[object],
     kit: Kit,
     view: View,
     legal: Sequence[Action],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from games.ai import texas42_hard
 from games.ai.inference import HiddenHand, hand_of, tile_of, unseen_tiles
@@ -23,10 +22,12 @@ TRUMPS = 7
 Trump = int | str | None
 
 
-def trump_of(choice: Any) -> Trump:
+def trump_of(choice: object) -> Trump:
     """The trump suit a trump choice names: a number, "doubles", or None (no trumps)."""
-    if isinstance(choice, int) or choice == "doubles":
-        return choice  # type: ignore[no-any-return]
+    if isinstance(choice, int):
+        return choice
+    if choice == "doubles":
+        return "doubles"
     return None
 
 
@@ -160,7 +161,7 @@ class Texas42Kit:
     candidates = 7
     win_bonus = 0.0
 
-    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+    def prior(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> list[float]:
         return [0.0] * len(legal)
 
     def budget(self, view: View) -> int:
@@ -172,7 +173,7 @@ class Texas42Kit:
     def unseen(self, view: View) -> list[Tile]:
         return unseen_tiles(view)
 
-    def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+    def medium(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> Action:
         kinds = {a["type"] for a in legal}
         hand = hand_of(view)
         if "trump" in kinds:
@@ -195,7 +196,7 @@ class Texas42Kit:
             return bids[0]
         return passing if passing is not None else bids[0]
 
-    def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
+    def rollout(self, rules: Rules[object], state: object, legal: list[Action], rng: random.Random) -> Action:
         kind = legal[0]["type"]
         if kind in ("bid", "pass"):
             return next((a for a in legal if a["type"] == "pass"), legal[0])
@@ -208,7 +209,7 @@ class Texas42Kit:
         return trick_play(rules.view(state, rules.to_move(state)), legal, rng)
 
     def special(
-        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+        self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
         """Hard's bid, trump and play, searched on bitmask deals (`texas42_hard`).
 
@@ -222,7 +223,7 @@ class Texas42Kit:
         return None
 
     def _hard_bid(
-        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+        self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action:
         """Bid the lowest legal bid when simulating the hand under its best trump makes it."""
         bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: a["value"])

@@ -8,7 +8,6 @@ public (`view["engine"]`), so it is never among the unseen tiles.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from games.ai import trains_search
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
@@ -48,7 +47,7 @@ class TrainsKit:
         return unseen_tiles(view, [tile_of(engine)] if engine else [])
 
     def special(
-        self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random, budget: int
+        self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
     ) -> Action | None:
         """Mexican Train has its own search (see `trains_search.py`); Chicken Foot the generic one."""
         if view.get("game") != "mexican_train":
@@ -56,11 +55,11 @@ class TrainsKit:
         prior = self.prior(rules, view, legal, rng)
         return trains_search.choose(rules, self, view, legal, prior=prior, rng=rng, playouts=budget)
 
-    def medium(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> Action:
+    def medium(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> Action:
         scores = self.prior(rules, view, legal, rng)
         return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
 
-    def prior(self, rules: Rules[Any], view: View, legal: list[Action], rng: random.Random) -> list[float]:
+    def prior(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> list[float]:
         """Medium's score of each action: shed pips along the planned train, answer doubles."""
         me = int(view.get("seat") or 0)
         hand = list(hand_of(view))
@@ -71,7 +70,7 @@ class TrainsKit:
         opening = bool((view.get("turn_phase") or {}).get("first_turn"))
         return action_scores(me, hand, chain, marked=marked, opening=opening, legal=legal)
 
-    def rollout(self, rules: Rules[Any], state: Any, legal: list[Action], rng: random.Random) -> Action:
+    def rollout(self, rules: Rules[object], state: object, legal: list[Action], rng: random.Random) -> Action:
         """Heaviest tile first, doubles a little earlier, one time in ten at random."""
         return heaviest_tile(legal, rng, noise=0.1, double_bonus=3.0)
 

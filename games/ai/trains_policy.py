@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
+from games.ai.trains_fast import TrainsState
 from games.core.actions import Action
 from games.core.tiles import Tile, make_tile
 
@@ -170,9 +170,11 @@ class Planner:
         return fresh
 
 
-def state_action(state: Any, legal: list[Action], planner: Planner) -> Action:
+def state_action(state: TrainsState, legal: list[Action], planner: Planner) -> Action:
     """Medium's move from a full Mexican Train state (the playout policy of Hard)."""
     seat = state.turn
+    if seat is None:
+        raise ValueError("the hand is over: nobody is to move")
     hand = state.hands[seat]
     chain = planner.chain(seat, state.line_ends[seat], hand)
     opening = not state.opened[seat] and not (state.open_doubles and not state.owed)

@@ -12,19 +12,23 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar
 
 from games.ai.inference import hand_of
 from games.ai.kit import Kit
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
 from games.ai.search import PLAYOUT_CAP, my_side
+from games.ai.trains_fast import TrainsState, trains_state
 from games.ai.trains_policy import Planner, state_action
 from games.ai.trains_sim import Move, TrainSim, move_of
 from games.ai.trains_sim import playout as sim_playout
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import pip_total
+
+#: A Mexican Train state, as the engine steps it.
+S = TypeVar("S", bound=TrainsState)
 
 #: Medium's best few actions are searched; the rest are almost never right.
 CANDIDATES = 4
@@ -42,7 +46,7 @@ MARGIN_SE = 1.0
 MARGIN_PIPS = 0.5
 
 
-def playout(rules: Rules[Any], state: Any, first: Action, horizon: int = PLAYOUT_CAP) -> list[int]:
+def playout(rules: Rules[S], state: S, first: Action, horizon: int = PLAYOUT_CAP) -> list[int]:
     """The pips each seat holds `horizon` moves after `first` (or takes, if the hand ends first).
 
     Every seat plays Medium's rule. A seat laying its last tile ends the playout before the
@@ -82,7 +86,7 @@ def gain(pips: Sequence[int], seat: int) -> float:
 
 
 def choose(
-    rules: Rules[Any],
+    rules: Rules[object],
     kit: Kit,
     view: View,
     legal: list[Action],
@@ -108,7 +112,7 @@ def choose(
     for _ in range(deals):
         hands, boneyard = sample_deal(searched, hidden, unseen, rng, own)
         if position is None:
-            position = TrainSim(rules.state_from_view(searched, hands, boneyard))
+            position = TrainSim(trains_state(rules.state_from_view(searched, hands, boneyard)))
             firsts = [move_of(legal[i], position.players) for i in picked]
         sim = position.redealt(hands, boneyard)
         for i, first in zip(picked, firsts):

@@ -17,8 +17,8 @@ engine listed and only ever makes moves these rules list.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from games.ai.trains_fast import TrainsState
 from games.ai.trains_policy import Planner
 from games.core.actions import Action
 from games.core.tiles import Tile, make_tile, pip_total
@@ -41,7 +41,7 @@ class TrainSim:
     __slots__ = ("blank", "boneyard", "doubles", "drawn", "ends", "hands", "markers", "multiple",
                  "opened", "owed", "played", "players", "taken", "turn")
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: TrainsState) -> None:
         """The copy of an engine state (`TrainState`, read by its field names)."""
         self.players: int = state.players
         self.multiple: bool = state.multiple

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from games.ai.block_search import BlockSearch
-from games.ai.line import WEIGHTS
 from games.ai.line_endgame import SOLVED_POINTS
 from games.ai.line_search import PLANS, Search
+from games.ai.line_weights import WEIGHTS
 
 from .support import engine_value, positions, rules_or_skip
 
@@ -59,7 +59,7 @@ def test_a_playout_that_reaches_a_small_endgame_takes_its_exact_result() -> None
             if len(legal) < 2 or sum(view["hand_sizes"]) > 9:
                 continue
             search = BlockSearch(rules, view, plan, WEIGHTS["block"], solve=True)
-            search._start([state.config.tiles.tiles_of(h) for h in state.hands], [])
+            search.begin([state.config.tiles.tiles_of(h) for h in state.hands], [])
             for action in legal:
                 after = rules.advance(state, action)
                 if rules.to_move(after) is None or rules.hand_index(after) != rules.hand_index(state):

@@ -126,12 +126,12 @@ def test_the_medium_playout_move_is_a_best_play_by_mediums_own_score() -> None:
                 continue
             search = DrawSearch(rules, view, PLANS["draw"], WEIGHTS["draw"])
             hands, boneyard = sample_deal(view, search.hidden, search.unseen, random.Random(g))
-            search._start(hands, boneyard)
+            search.begin(hands, boneyard)
             tiles = search.config.tiles
             moves = [(tiles.grid[a["tile"][0]][a["tile"][1]], LEFT_END if a["end"] == "left" else RIGHT_END)
                      for a in legal]
             left, right = (int(e["value"]) for e in ends)
-            chosen = search._medium_move(moves, tiles.mask(hand_of(view)), left, right, search.unplayed_mask)
+            chosen = search.medium_play(moves, tiles.mask(hand_of(view)), left, right, search.unplayed_mask)
             scores = kit.prior(rules, view, legal, random.Random(g))
             assert scores[moves.index(chosen)] == pytest.approx(max(scores))
             checked += 1

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from games.ai.fives_search import FivesSearch, move_points, open_total
-from games.ai.line import WEIGHTS
 from games.ai.line_search import PLANS, Search
+from games.ai.line_weights import WEIGHTS
 from games.core.layout import END_INDEX
 
 from .support import positions, rules_or_skip

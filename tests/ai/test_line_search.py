@@ -11,9 +11,9 @@ import pytest
 
 from games.ai import make_bot
 from games.ai.inference import line_hidden_hands, tile_of, unseen_tiles
-from games.ai.line import WEIGHTS
 from games.ai.line_infer import Model, log_likelihood, read_view, sample
 from games.ai.line_search import PLANS, Board, Search, heaviest, medium_move
+from games.ai.line_weights import WEIGHTS
 from games.core.tiles import make_tile
 
 from .support import positions, rules_or_skip
