@@ -67,31 +67,7 @@ def test_bad_options_are_refused_with_the_option_named(capsys: pytest.CaptureFix
         main(["--game", "draw", "--bots", "wizard", "--rounds", "1"])
 
 
-def test_paired_runs_of_the_same_rounds_compare_round_by_round(
-    tmp_path: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """`bench.paired` stores each round's winner; the same code twice differs nowhere, and a
-    changed plan field reaches the rounds it is run on."""
-    from bench import paired
-    from games.ai import line_search
 
-    rules_or_skip("draw")
-    base, again = tmp_path / "base.json", tmp_path / "again.json"
-    paired.main(["--bots", "medium,easy", "--rounds", "30", "--out", str(base)])
-    paired.main(["--bots", "medium,easy", "--rounds", "30", "--out", str(again), "--against", str(base)])
-    assert "+0.00 ± 0.00 points over 30 rounds, 0 changed" in capsys.readouterr().out
-    stored = json.loads(base.read_text())
-    assert len(stored["winners"]) == 30
-    assert set(stored["winners"]) <= {-1, 0, 1}
-    # Won, lost, tied, won against lost, lost, won, won: -1 and +0.5 over four rounds.
-    result = paired.compare([0, 1, -1, 0], [1, 1, 0, 0])
-    assert (result["gain"], result["changed"]) == (-12.5, 2)
-    before = line_search.PLANS["draw"]
-    try:
-        paired.patch([], ["draw.noise=0.5"])
-        assert line_search.PLANS["draw"].noise == 0.5
-    finally:
-        line_search.PLANS["draw"] = before
 
 
 def test_a_recorded_run_stopped_and_resumed_gives_the_unbroken_run(tmp_path: Path) -> None:
@@ -126,28 +102,3 @@ def test_an_empty_record_file_starts_a_new_record(tmp_path: Path) -> None:
     book.touch()
     report = run(Config("draw", 2, ("medium", "easy"), {}, "11", False), 3, record=book)
     assert report["recorded"] == 0 and len(book.read_text().splitlines()) == 4
-
-
-
-def test_seeing_everything_searches_the_true_deal_and_is_undone_after(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """`bench.paired --see-everything` hands Hard the true deal (its own hand checked against
-    its view at every search, so a wrong deal would make the bot fall back and log it), and
-    leaves the search, the rules and the bots as they were."""
-    from bench import paired
-    from games.ai import line_search
-    from games.engine import get_rules
-
-    rules_or_skip("block")
-    before = (line_search.Search.sample_hands, type(get_rules("block")).view)
-    out = tmp_path / "ceiling.json"
-    options = '{"partnership": true, "hand_size": 7}'
-    paired.main(["--game", "block", "--players", "4", "--options", options, "--bots", "hard,easy",
-                 "--rounds", "6", "--see-everything", "--out", str(out)])
-    assert "fell back" not in caplog.text
-    winners = json.loads(out.read_text())["winners"]
-    assert len(winners) == 6 and winners.count(0) >= 4
-    assert (line_search.Search.sample_hands, type(get_rules("block")).view) == before
-    with pytest.raises(SystemExit):
-        paired.main(["--game", "draw", "--rounds", "2", "--see-everything", "--out", str(out)])

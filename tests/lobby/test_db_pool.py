@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import psycopg
 import pytest
 
-from bench.room_memory import room_started
+from tests.lobby.faults import room_started
 from tests.lobby.procs import LOAD_LIMITS, daphne_group, with_database_name
 
 pytestmark = [
@@ -25,6 +25,7 @@ pytestmark = [
 ]
 
 ROOMS = 4  # five requests each: create, three seats, start
+PLAYERS = 4
 
 
 def sessions_opened(database_url: str) -> int:
@@ -40,9 +41,9 @@ def test_rest_requests_borrow_pooled_connections_instead_of_opening_sessions(
     pool_max: str, opened_at_least: int, opened_at_most: int
 ) -> None:
     with daphne_group(1, extra_env={**LOAD_LIMITS, "DB_POOL_MAX": pool_max}) as (stores, servers):
-        room_started(servers[0].url)  # the process's first connections
+        room_started(servers[0].url, PLAYERS)  # the process's first connections
         before = sessions_opened(stores.database_url)
         for _ in range(ROOMS):
-            room_started(servers[0].url)
+            room_started(servers[0].url, PLAYERS)
         opened = sessions_opened(stores.database_url) - before
     assert opened_at_least <= opened <= opened_at_most, opened

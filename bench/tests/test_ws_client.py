@@ -15,6 +15,7 @@ import orjson
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
+from bench.load import Client, Room, Tally
 from bench.ws_client import ConnectionClosed, HandshakeError, connect
 
 
@@ -101,8 +102,6 @@ async def test_load_client_refuses_a_server_that_does_not_upgrade() -> None:
     lambda frame: json.dumps(frame).encode(),  # the bare consumer's, with spaces
 ])
 def test_generator_reads_versions_from_the_head_and_parses_a_view_only_when_read(encode: Any) -> None:
-    from bench.load import Client, Room, Tally
-
     room = Room("c", Tally(), random.Random(0))
     client = Client(room, 0)
     room.clients.append(client)
@@ -112,7 +111,9 @@ def test_generator_reads_versions_from_the_head_and_parses_a_view_only_when_read
     client.on_message(encode({"type": "state", "version": 2, "view": {"stale": True}}), 1.0)
     client.on_message(encode({"type": "ack", "id": "a3", "version": 3}), 1.0)
     client.on_message(encode({"type": "error", "code": "stale_version", "message": "no"}), 1.0)
-    assert client.version == 3 and client.states == 4
+    assert client.version == 3
+    assert client.states == 4
     assert client.view == {**view, "n": 3}
-    assert room.tally.dropped_views == 1 and room.acked == {3}
+    assert room.tally.dropped_views == 1
+    assert room.acked == {3}
     assert room.tally.errors == {"stale_version": 1}
