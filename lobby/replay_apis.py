@@ -43,8 +43,10 @@ class HandPositionsOut(serializers.Serializer):  # type: ignore[type-arg]
 
 class HandPositionsApi(APIView):
     @extend_schema(
+        request=None,
         responses={200: HandPositionsOut, 404: OpenApiResponse(ErrorOut, description="not_found")},
         summary="Every position of a finished hand, every hand face up",
+        operation_id="hand_positions",
         description=(
             "To anyone with the room link. `h` counts the finished hands of match `n` from 0, "
             "as in its record; the hand being played answers 404 like a hand that never was. "

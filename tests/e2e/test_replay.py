@@ -76,11 +76,15 @@ def test_a_finished_hand_replays_on_a_phone_from_the_end_of_hand_screen(phone: P
     assert position(phone) == (0, 1)
     expect(phone.locator("#status")).to_contain_text(f"Move 1 of {total}:")
     assert phone.url.endswith("?hand=1&move=1")
-    first = phone.evaluate("() => window.replay.data.positions[1].events[0]")
-    assert first["type"] == "play"
-    expect(phone.locator("#board svg.tile")).to_have_count(1)
+    laid = phone.evaluate("() => window.replay.data.positions[1].events.filter((e) => e.type === 'play').length")
+    expect(phone.locator("#board svg.tile")).to_have_count(laid)
     phone.locator("#forward").tap()
     phone.locator("#back").tap()
+    assert position(phone) == (0, 1)
+    # The arrow keys step too (outside the slider and the hand picker).
+    phone.keyboard.press("ArrowRight")
+    assert position(phone) == (0, 2)
+    phone.keyboard.press("ArrowLeft")
     assert position(phone) == (0, 1)
 
     # Jump to a move from the list, then with the slider, then to the end.
@@ -112,6 +116,13 @@ def test_a_finished_hand_replays_on_a_phone_from_the_end_of_hand_screen(phone: P
     stopped = position(phone)
     phone.wait_for_timeout(1600)
     assert position(phone) == stopped
+
+    # With reduced motion, a step lays its tile without sliding it in.
+    phone.emulate_media(reduced_motion="reduce")
+    phone.locator("#to-start").tap()
+    phone.locator("#forward").tap()
+    assert phone.evaluate("() => document.getAnimations().filter((a) => a.playState === 'running').length") == 0
+    phone.emulate_media(reduced_motion="no-preference")
 
     # The link of a position, opened on another phone, shows that position.
     phone.locator("#moves button[data-move='4']").tap()
