@@ -4,8 +4,8 @@ An ASGI wrapper around the HTTP application: a declared `Content-Length` over th
 answered at once; a body without one (chunked) is read only up to the limit. Django would
 otherwise spool any body to a temporary file first, and its own limit
 (`DATA_UPLOAD_MAX_MEMORY_SIZE`, set to the same number) is met only when a view reads the
-body, as an exception the API turned into a 500. The answer is the API's refusal shape,
-`{"code": "too_large", "detail": ...}`.
+body, as an exception the API turned into a 500. The answer is the API's refusal shape, a
+problem (RFC 9457) with the code `too_large` (docs/api.md).
 """
 
 from __future__ import annotations
@@ -63,13 +63,16 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         detail = f"a request body is at most {self.max_bytes} bytes"
-        content = json.dumps({"code": "too_large", "detail": detail}).encode()
+        content = json.dumps({
+            "type": "about:blank", "title": "Content Too Large", "status": 413, "detail": detail,
+            "code": "too_large",
+        }).encode()
         await send(
             {
                 "type": "http.response.start",
                 "status": 413,
                 "headers": [
-                    (b"content-type", b"application/json"),
+                    (b"content-type", b"application/problem+json"),
                     (b"x-content-type-options", b"nosniff"),
                     (b"content-length", str(len(content)).encode()),
                     (b"connection", b"close"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -90,7 +90,8 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """Every 404 of the site: a page that says what was not found and leads home; under
     /api/, the API's JSON refusal instead."""
     if request.path.startswith("/api/"):
-        body = {"code": "not_found", "detail": f"nothing at {request.path}: see /api/schema/"}
-        return JsonResponse(body, status=404)
+        from lobby.apis import api_not_found
+
+        return api_not_found(request)
     context: dict[str, Any] = {"is_room": request.path.startswith("/r"), "path": request.path}
     return render(request, "frontend/404.html", context, status=404)

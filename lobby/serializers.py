@@ -1,23 +1,165 @@
 """Input and output shapes of the HTTP API (they also write the OpenAPI schema).
 
-They check types and sizes only; every rule (options, player counts, who may do what) is
-checked by the services and the engine.
+Input fields are strict: a string is a JSON string, an integer a JSON integer (not `2.0`, not
+`"2"`, not `true`), a boolean a JSON boolean; an unknown field is refused. Every field's
+mistake is reported at once (docs/api.md). The rules that need the room (who may do what, a
+free seat) are the services'; a game's options are checked against their one declaration in
+`games/` (`games.options`).
 """
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+from typing import Any
+
 from rest_framework import serializers
 
+from games import options as game_options
 from lobby.services import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH
 
+#: Joiners that emoji sequences and some scripts need; every other format character
+#: (bidirectional overrides, invisible marks) could make one name pass for another.
+_FORMAT_ALLOWED = frozenset({"\u200c", "\u200d"})
 
-class RoomCreateIn(serializers.Serializer):  # type: ignore[type-arg]
-    game = serializers.CharField(max_length=32)
-    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS)
-    options = serializers.DictField(required=False, default=dict)
-    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
-    grace_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
-    turn_seconds = serializers.IntegerField(min_value=5, max_value=3600, required=False, allow_null=True)
+
+def _refused_in_names(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category in {"Cc", "Cs"} or (category == "Cf" and char not in _FORMAT_ALLOWED)
+
+
+def _char_class(chars: list[int]) -> str:
+    """A regular-expression class of these code points as escapes both Python's `re` and the
+    schema validators read (`\\uXXXX`, `\\UXXXXXXXX`)."""
+
+    def esc(point: int) -> str:
+        return f"\\u{point:04X}" if point <= 0xFFFF else f"\\U{point:08X}"
+
+    parts: list[str] = []
+    start = prev = chars[0]
+    for point in [*chars[1:], -1]:
+        if point == prev + 1:
+            prev = point
+            continue
+        parts.append(esc(start) if start == prev else f"{esc(start)}-{esc(prev)}")
+        start = prev = point
+    return "".join(parts)
+
+
+_REFUSED = [p for p in range(sys.maxunicode + 1) if _refused_in_names(chr(p))]
+_SPACES = [p for p in range(sys.maxunicode + 1) if chr(p).isspace() and not _refused_in_names(chr(p))]
+#: A name as the schema says it: at least one character that is not a space, none refused.
+NAME_PATTERN = f"^[^{_char_class(_REFUSED)}]*[^{_char_class(_REFUSED + _SPACES)}][^{_char_class(_REFUSED)}]*$"
+
+
+class StrictCharField(serializers.CharField):
+    default_error_messages = {"wrong_type": "must be a string"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("wrong_type")
+        return str(super().to_internal_value(data))
+
+
+class StrictIntegerField(serializers.IntegerField):
+    default_error_messages = {"wrong_type": "must be a whole number"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("wrong_type")
+        return int(super().to_internal_value(data))
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    default_error_messages = {"wrong_type": "must be a string"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("wrong_type")
+        return super().to_internal_value(data)
+
+
+class NameField(StrictCharField):
+    """A player's name: spaces collapsed and trimmed, 1 to 40 characters (before and after),
+    no control or invisible characters (refused, not stripped, so the player learns why)."""
+
+    default_error_messages = {  # noqa: RUF012
+        "control_character": "a name cannot contain control or invisible characters",
+        "blank": "a name cannot be empty",
+        "max_length": f"a name is at most {NAME_MAX_LENGTH} characters",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, allow_blank=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        raw = super().to_internal_value(data)
+        if any(_refused_in_names(c) for c in raw):
+            self.fail("control_character")
+        if len(raw) > NAME_MAX_LENGTH:
+            self.fail("max_length")
+        clean = " ".join(raw.split())
+        if not clean:
+            self.fail("blank")
+        return clean
+
+
+class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Refuses fields it does not know (each one named) and a body that is not an object."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                {"body": [serializers.ErrorDetail("the body must be a JSON object", code="not_an_object")]})
+        errors: dict[str, Any] = {}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            errors.update(exc.detail if isinstance(exc.detail, dict) else {"body": exc.detail})
+            value = None
+        for name in data:
+            if name not in self.fields:
+                errors[str(name)] = [serializers.ErrorDetail("unknown field", code="unknown_field")]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
+
+def _option_details(found: list[game_options.OptionError]) -> dict[str, Any]:
+    return {
+        f"options.{e.option}" if e.option not in ("options", "players") else e.option:
+            [serializers.ErrorDetail(str(e), code=e.code)]
+        for e in found
+    }
+
+
+def _seconds(minimum: int, **kwargs: Any) -> StrictIntegerField:
+    return StrictIntegerField(min_value=minimum, max_value=3600, required=False, **kwargs)
+
+
+class RoomCreateIn(StrictSerializer):
+    game = StrictChoiceField(choices=game_options.game_names())
+    players = StrictIntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS)
+    options = serializers.JSONField(required=False, default=dict)
+    name = NameField()
+    grace_seconds = _seconds(0)
+    turn_seconds = _seconds(5, allow_null=True)
+
+    def to_internal_value(self, data: Any) -> Any:
+        """Every mistake at once: the fields', then each option refused on its own, then (all
+        else being right) what the engine says of the options together."""
+        errors: dict[str, Any] = {}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            errors = dict(exc.detail) if isinstance(exc.detail, dict) else {"body": exc.detail}
+            value = None
+        game = data.get("game") if isinstance(data, dict) else None
+        if game in game_options.game_names() and "options" not in errors and isinstance(data, dict):
+            errors.update(_option_details(game_options.errors(game, data.get("options", {}))))
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
 
 
 class RoomCreateOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -25,14 +167,21 @@ class RoomCreateOut(serializers.Serializer):  # type: ignore[type-arg]
     link = serializers.CharField(help_text="the room's path, /r/<code>")
     url = serializers.URLField(help_text="the absolute link to share: PUBLIC_URL or the network address")
     seat = serializers.IntegerField()
-    token = serializers.CharField()
+    token = serializers.CharField(
+        help_text="the host's seat token: send it as `Authorization: Bearer <token>`"
+    )
 
 
-class RoomUpdateIn(serializers.Serializer):  # type: ignore[type-arg]
-    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, required=False)
-    options = serializers.DictField(required=False)
-    grace_seconds = serializers.IntegerField(min_value=0, max_value=3600, required=False)
-    turn_seconds = serializers.IntegerField(min_value=5, max_value=3600, required=False, allow_null=True)
+class RoomUpdateIn(StrictSerializer):
+    players = StrictIntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, required=False)
+    options = serializers.JSONField(required=False)
+    grace_seconds = _seconds(0)
+    turn_seconds = _seconds(5, allow_null=True)
+
+    def validate_options(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("options must be a JSON object", code="not_an_object")
+        return value
 
 
 class SeatInfo(serializers.Serializer):  # type: ignore[type-arg]
@@ -82,35 +231,37 @@ class RoomOut(serializers.Serializer):  # type: ignore[type-arg]
     you = serializers.IntegerField(allow_null=True, help_text="the seat of the bearer token, if any")
 
 
-class SeatCreateIn(serializers.Serializer):  # type: ignore[type-arg]
-    name = serializers.CharField(max_length=NAME_MAX_LENGTH, required=False)
-    seat = serializers.IntegerField(
+class SeatCreateIn(StrictSerializer):
+    name = NameField(required=False)
+    seat = StrictIntegerField(
         min_value=0, max_value=MAX_PLAYERS - 1, required=False, help_text="a free seat; default the first"
     )
-    ai = serializers.ChoiceField(choices=AI_LEVELS, required=False)
+    ai = StrictChoiceField(choices=AI_LEVELS, required=False)
 
     def validate(self, attrs):  # type: ignore[no-untyped-def]
         if "ai" in attrs:
             if "seat" not in attrs:
-                raise serializers.ValidationError({"seat": "an AI needs the seat to put it in"})
+                raise serializers.ValidationError(
+                    {"seat": "an AI needs the seat to put it in"}, code="required"
+                )
             if "name" in attrs:
-                raise serializers.ValidationError({"name": "an AI seat takes no name"})
+                raise serializers.ValidationError({"name": "an AI seat takes no name"}, code="not_allowed")
         elif "name" not in attrs:
-            raise serializers.ValidationError({"name": "a name is required to join"})
+            raise serializers.ValidationError({"name": "a name is required to join"}, code="required")
         return attrs
 
 
-class SeatUpdateIn(serializers.Serializer):  # type: ignore[type-arg]
-    move_to = serializers.IntegerField(
+class SeatUpdateIn(StrictSerializer):
+    move_to = StrictIntegerField(
         min_value=0, max_value=MAX_PLAYERS - 1, required=False, help_text="the seat to swap with"
     )
-    ai = serializers.ChoiceField(
+    ai = StrictChoiceField(
         choices=AI_LEVELS, allow_null=True, required=False, help_text="an AI level, or null to open the seat"
     )
 
     def validate(self, attrs):  # type: ignore[no-untyped-def]
         if ("move_to" in attrs) == ("ai" in attrs):
-            raise serializers.ValidationError({"body": "send exactly one of move_to and ai"})
+            raise serializers.ValidationError({"body": "send exactly one of move_to and ai"}, code="one_of")
         return attrs
 
 
@@ -122,18 +273,6 @@ class SeatCreateOut(serializers.Serializer):  # type: ignore[type-arg]
 class MatchStartOut(serializers.Serializer):  # type: ignore[type-arg]
     number = serializers.IntegerField()
     version = serializers.IntegerField()
-
-
-class ErrorOut(serializers.Serializer):  # type: ignore[type-arg]
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    option = serializers.CharField(required=False)
-
-
-class GameOut(serializers.Serializer):  # type: ignore[type-arg]
-    name = serializers.CharField()
-    min_players = serializers.IntegerField()
-    max_players = serializers.IntegerField()
 
 
 class RecordSeat(serializers.Serializer):  # type: ignore[type-arg]
@@ -158,3 +297,22 @@ class MatchRecordOut(serializers.Serializer):  # type: ignore[type-arg]
     seats = RecordSeat(many=True)
     hands = RecordHand(many=True)
     result = serializers.DictField(allow_null=True, help_text="null until the match is over")
+
+
+class FieldErrorOut(serializers.Serializer):  # type: ignore[type-arg]
+    field = serializers.CharField(help_text="the field: `name`, `options.set`, `body` for the whole body")
+    code = serializers.CharField(
+        help_text="stable: `required`, `wrong_type`, `max_value`, `not_a_choice`, ..."
+    )
+    detail = serializers.CharField(help_text="for people")
+
+
+class ErrorOut(serializers.Serializer):  # type: ignore[type-arg]
+    """Every refusal under /api/: problem details (RFC 9457), `application/problem+json`; a
+    body that fails validation adds `errors`, a list of `FieldErrorOut`."""
+
+    type = serializers.CharField(help_text="about:blank: the status says what kind of problem")
+    title = serializers.CharField(help_text="the status phrase")
+    status = serializers.IntegerField()
+    detail = serializers.CharField(help_text="what went wrong, for people")
+    code = serializers.CharField(help_text="stable, for programs (docs/api.md)")

@@ -1,12 +1,13 @@
 """Routes of the HTTP API, mounted under /api/."""
 
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from lobby import apis, replay_apis
+from lobby.openapi import ContractGenerator
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SpectacularAPIView.as_view(generator_class=ContractGenerator), name="schema"),
     path("games/", apis.GameListApi.as_view(), name="games"),
     path("rooms/", apis.RoomCreateApi.as_view(), name="room-create"),
     path("rooms/<room:code>/", apis.RoomDetailApi.as_view(), name="room-detail"),
@@ -20,4 +21,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         replay_apis.HandPositionsApi.as_view(),
         name="hand-positions",
     ),
+    # Any other path under /api/, with any method: a 404 problem, not the site's HTML page.
+    re_path(r"^(?P<path>.*)$", apis.api_not_found, name="api-not-found"),
 ]

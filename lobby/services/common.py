@@ -3,7 +3,6 @@ names, tokens, and the after-commit notices of a changed room."""
 
 from __future__ import annotations
 
-import re
 import secrets
 import unicodedata
 from collections.abc import Iterable
@@ -12,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games.core.options import OptionError
 from games.engine import get_rules, names
 from lobby import realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, UnauthorizedError
@@ -21,7 +21,6 @@ AI_LEVELS = ("easy", "medium", "hard")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 NAME_MAX_LENGTH = 40
-_OPTION_NAME = re.compile(r"option '([^']+)'")
 
 
 def token_new() -> str:
@@ -83,9 +82,8 @@ def options_resolve(game: str, players: object, options: object) -> dict[str, An
         raise BadOptionError("options must be a JSON object", "options")
     try:
         state = rules.new_match(players, options, seed=bytes(32))
-    except ValueError as exc:
-        found = _OPTION_NAME.search(str(exc))
-        raise BadOptionError(str(exc), found.group(1) if found else "options") from None
+    except OptionError as exc:
+        raise BadOptionError(str(exc), exc.option, exc.code) from None
     resolved: dict[str, Any] = rules.view(state, None).get("options", dict(options))
     return resolved
 

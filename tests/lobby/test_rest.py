@@ -62,8 +62,9 @@ def test_room_codes_are_distinct_and_carry_at_least_60_random_bits():
 def test_a_bad_option_is_a_400_that_names_it_and_creates_nothing(client, overrides, option):
     refused = create(client, **overrides)
     assert refused.status_code == 400
-    assert refused.json()["code"] == "bad_option"
-    assert refused.json()["option"] == option
+    assert refused.json()["code"] == "invalid"
+    fields = [e["field"] for e in refused.json()["errors"]]
+    assert option in fields or f"options.{option}" in fields
     assert option in refused.json()["detail"]
     assert not Room.objects.exists()
 
@@ -72,7 +73,8 @@ def test_a_bad_option_is_a_400_that_names_it_and_creates_nothing(client, overrid
 def test_a_malformed_request_names_the_field(client, body, field):
     refused = create(client, **body)
     assert refused.status_code == 400
-    assert refused.json()["field"] == field and refused.json()["code"] == "malformed"
+    assert refused.json()["code"] == "invalid"
+    assert [e["field"] for e in refused.json()["errors"]] == [field]
 
 
 def test_join_takes_the_first_free_seat_then_the_room_is_full(client):
@@ -90,13 +92,14 @@ def test_ai_seats_need_the_host_token_and_can_be_removed(client):
     code, host = made["code"], made["token"]
     bob = api(client, "post", f"/api/rooms/{code}/seats/", {"name": "Bob"}).json()
     path = f"/api/rooms/{code}/seats/"
-    assert api(client, "post", path, {"seat": 2, "ai": "hard"}).status_code == 403
+    assert api(client, "post", path, {"seat": 2, "ai": "hard"}).status_code == 401
     assert api(client, "post", path, {"seat": 2, "ai": "hard"}, bob["token"]).status_code == 403
-    assert api(client, "post", path, {"seat": 2, "ai": "hard"}, "forged").status_code == 403
+    assert api(client, "post", path, {"seat": 2, "ai": "hard"}, "forged").status_code == 401
     added = api(client, "post", path, {"seat": 2, "ai": "hard"}, host)
     assert added.status_code == 201 and added.json() == {"seat": 2}
     assert api(client, "post", path, {"seat": 1, "ai": "easy"}, host).status_code == 409
-    assert api(client, "post", path, {"seat": 9, "ai": "easy"}, host).json()["option"] == "seat"
+    beyond = api(client, "post", path, {"seat": 9, "ai": "easy"}, host)
+    assert beyond.status_code == 409 and beyond.json()["errors"][0]["field"] == "seat"
     assert api(client, "post", path, {"seat": 3, "ai": "genius"}, host).status_code == 400
     seats = api(client, "get", f"/api/rooms/{code}/").json()["seats"]
     assert seats[2]["ai"] == "hard" and seats[2]["name"] == "Hard AI" and not seats[2]["free"]
@@ -131,8 +134,8 @@ def test_host_changes_options_and_players_before_the_start(client):
     room = changed.json()
     assert room["players"] == 2 and len(room["seats"]) == 2 and room["resolved_options"]["target"] == 50
     bad = api(client, "patch", f"/api/rooms/{code}/", {"options": {"scoring": "nobody"}}, host)
-    assert bad.status_code == 400 and bad.json()["option"] == "scoring"
-    assert api(client, "patch", f"/api/rooms/{code}/", {"players": 3}).status_code == 403
+    assert bad.status_code == 409 and bad.json()["errors"][0]["field"] == "options.scoring"
+    assert api(client, "patch", f"/api/rooms/{code}/", {"players": 3}).status_code == 401
     assert Room.objects.get(code=code).options == {"target": 50}
 
 
@@ -144,7 +147,7 @@ def test_start_needs_the_host_and_every_seat_filled_then_rematch_keeps_the_seats
     assert refused.status_code == 409 and "seat 1 is free" in refused.json()["detail"]
     api(client, "post", f"/api/rooms/{code}/seats/", {"seat": 1, "ai": "easy"}, host)
     assert api(client, "post", f"/api/rooms/{code}/rematch/", token=host).status_code == 409
-    assert api(client, "post", start).status_code == 403
+    assert api(client, "post", start).status_code == 401
     started = api(client, "post", start, token=host)
     assert started.status_code == 201 and started.json() == {"number": 0, "version": 0}
     assert api(client, "post", start, token=host).status_code == 409
@@ -185,7 +188,9 @@ def test_a_wrong_room_code_is_a_404_and_nothing_else(client, method, path, body)
     create(client)
     missing = api(client, method, path.format(code="zzzzzzzzzzzzzz"), body)
     assert missing.status_code == 404
-    assert missing.json() == {"code": "not_found", "detail": "no such room"}
+    assert missing["Content-Type"] == "application/problem+json"
+    assert missing.json() == {"type": "about:blank", "title": "Not Found", "status": 404, "code": "not_found",
+                              "detail": "no such room"}
 
 
 def test_room_creation_and_joins_are_throttled_per_address(client, settings):
@@ -220,7 +225,8 @@ def test_the_openapi_schema_describes_every_operation(client):
 
 def test_games_lists_the_engines_with_their_player_counts(client):
     games = {g["name"]: g for g in client.get("/api/games/").json()}
-    assert games["draw"] == {"name": "draw", "min_players": 2, "max_players": 10}
+    assert (games["draw"]["min_players"], games["draw"]["max_players"]) == (2, 10)
+    assert [o["name"] for o in games["draw"]["options"]][:3] == ["set", "partnership", "hand_size"]
     assert games["texas42"]["min_players"] == games["texas42"]["max_players"] == 4
 
 

@@ -1,7 +1,7 @@
 // The REST calls of docs/protocol.md. Errors come back as Error objects whose message is for people.
 
 async function call(method, url, body, token) {
-  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  const headers = { "Content-Type": "application/json", Accept: "application/json, application/problem+json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
@@ -24,16 +24,24 @@ async function call(method, url, body, token) {
   return data;
 }
 
-/** The words in a DRF-style error body: {"detail": ...}, {"message": ...} or {field: [..]}. */
+/**
+ * The words in a refusal: the API answers every error as a problem (RFC 9457, docs/api.md),
+ * `{"type", "title", "status", "detail", "code", "errors"?}`, where `errors` lists each field's
+ * mistake as `{"field", "code", "detail"}`. Anything else (a proxy's page) gives its text.
+ */
 export function describe(data) {
   if (!data) return "";
   if (typeof data === "string") return data;
-  if (data.message) return data.message;
-  if (data.detail) return typeof data.detail === "string" ? data.detail : describe(data.detail);
-  if (data.error) return describe(data.error);
-  return Object.entries(data)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : typeof v === "object" ? describe(v) : v}`)
-    .join("; ");
+  if (Array.isArray(data.errors) && data.errors.length) {
+    return data.errors.map((e) => (e.field && e.field !== "body" ? `${fieldLabel(e.field)}: ${e.detail}` : e.detail)).join("; ");
+  }
+  if (typeof data.detail === "string") return data.detail;
+  return data.title || "";
+}
+
+/** A field as people read it: "options.hand_size" is "hand size". */
+function fieldLabel(field) {
+  return field.replace(/^options\./, "").replaceAll("_", " ");
 }
 
 export const createRoom = (body) => call("POST", "/api/rooms/", body);
