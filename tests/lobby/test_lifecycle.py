@@ -21,6 +21,7 @@ from lobby.background import background
 from lobby.models import ActionRecord, Match, Room, Seat
 from lobby.services.expiry import rooms_idle
 from tests.lobby.helpers import Table, match_start_async, room_setup_async
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -158,10 +159,7 @@ def room_rows(code: str) -> dict[str, int]:
 @database_sync_to_async
 def until_idle(code: str, timeout: float = 10) -> None:
     """Wait until the room counts as idle, as the clock runs past its idle time."""
-    deadline = time.monotonic() + timeout
-    while not rooms_idle(timezone.now()).filter(code=code).exists():
-        assert time.monotonic() < deadline, f"room {code} never became idle"
-        time.sleep(0.05)
+    wait_until(lambda: rooms_idle(timezone.now()).filter(code=code).exists(), f"room {code} to become idle", timeout)
 
 
 @database_sync_to_async

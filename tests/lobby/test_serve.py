@@ -22,6 +22,7 @@ import pytest
 
 from config.hosting import network_addresses
 from tests.lobby.procs import flush_redis_db, with_redis_db
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Beside the 12 of the browser suite and the 13 of the multi-process suite.
@@ -79,13 +80,12 @@ class Served:
 
 
 def wait_until_open(url: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def answers() -> bool:
         with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
-            if answer.status == 200:
-                return
-        time.sleep(0.2)
-    raise AssertionError(f"{url} never answered")
+            return answer.status == 200
+        return False
+
+    wait_until(answers, f"{url} to answer /healthz", seconds)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ import websockets
 
 from tests.lobby.procs import ROOT, Daphne, Stores, daphne_group, open_stores, server_env
 from tests.lobby.test_compose import command_words, is_one_shot, load_services
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.multiprocess
 
@@ -67,11 +68,7 @@ def sweeper(stores: Stores, alive: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def until(done: Any, what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (found := done()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
-    return found
+    return wait_until(done, what, timeout)
 
 
 def test_the_compose_file_runs_the_sweep_command_with_a_health_check_that_reads_its_file():
