@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 import redis
-from channels_redis.utils import _consistent_hash, decode_hosts
+from channels_redis.utils import decode_hosts
 from django.conf import settings
 
 from lobby import protocol
@@ -84,10 +84,17 @@ class Publisher:
         return redis.Redis(connection_pool=redis.ConnectionPool.from_url(address, **options))
 
     def publish(self, code: str, event: dict[str, Any]) -> None:
-        # The channel name and shard of channels_redis's RedisPubSubLoopLayer.group_send.
+        """Publish on the group's channel as the pub/sub layer's `group_send` names it.
+
+        The layer subscribes a group on one of its hosts, chosen by a hash it keeps private;
+        the message is published on every host instead, so it reaches the subscribers once
+        whichever host that is (one host, as configured here, is one publish). A public
+        `shard_for(name)` or a synchronous `group_send` in channels_redis would let this
+        publish once on any number of hosts."""
         channel = f"{self.prefix}__group__{room_group(code)}"
-        client = self.clients[_consistent_hash(channel, len(self.clients))]
-        client.publish(channel, channel_layer().serialize(event))
+        message = channel_layer().serialize(event)
+        for client in self.clients:
+            client.publish(channel, message)
 
 
 _publisher: list[Publisher] = []
