@@ -16,6 +16,11 @@ frame, i.e. after that frame was painted. Everything is bounded in time and stop
 itself. Usage (figures in docs/benchmarks.md):
 
     .venv/bin/python bench/table_paint.py --rounds 1
+
+With `--against DIR` (another checkout, e.g. `git worktree add ../old HEAD~3`), a second page
+runs that checkout's browser code (its frontend/static/frontend, served in place of this one's)
+on the same server and the same recorded messages, the two pages taking turns message by
+message, so that both versions are measured under the same load in one run.
 """
 
 from __future__ import annotations
@@ -131,43 +136,90 @@ def record(context: Any, base: str, code: str, rounds: int, limit_s: float) -> l
     return frames
 
 
-def replay(context: Any, base: str, code: str, frames: list[str], rate: float) -> dict[str, list[float]]:
-    """Send the recorded frames one by one into a fresh page; time each update and a redraw."""
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.add_init_script(MEASURE)
-    sockets: list[Any] = []
-    page.route_web_socket(re.compile(r"/ws/rooms/"), lambda ws: sockets.append(ws))  # noqa: PLW0108
-    page.goto(f"{base}/r/{code}")
-    page.wait_for_function("() => !!window.dominoes.socket && !!window.dominoes.room", timeout=TIMEOUT_MS)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-    ws = sockets[-1]
-    states = [f for f in frames if json.loads(f)["type"] == "state"]
-    for frame in frames:
-        if json.loads(frame)["type"] in ("welcome", "room"):
-            ws.send(frame)
-            break
-    for counted, frame in enumerate(states, start=1):
+class Replay:
+    """A fresh page that is sent the recorded frames one at a time; each update and a redraw timed.
+
+    `static`: another checkout's frontend/static/frontend served in place of this one's (the
+    page's script and CSS of another version, on the same server and the same messages)."""
+
+    def __init__(self, context: Any, base: str, code: str, frames: list[str], rate: float,
+                 *, static: Path | None = None) -> None:
+        page = context.new_page()
+        self.page = page
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        if static is not None:
+            page.route(re.compile(r"/static/frontend/"), lambda route: serve(route, static))
+        page.add_init_script(MEASURE)
+        sockets: list[Any] = []
+        page.route_web_socket(re.compile(r"/ws/rooms/"), lambda ws: sockets.append(ws))  # noqa: PLW0108
+        page.goto(f"{base}/r/{code}")
+        page.wait_for_function("() => !!window.dominoes.socket && !!window.dominoes.room", timeout=TIMEOUT_MS)
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        self.ws = sockets[-1]
+        for frame in frames:
+            if json.loads(frame)["type"] in ("welcome", "room"):
+                self.ws.send(frame)
+                break
+        self.counted = 0
+
+    def step(self, frame: str) -> None:
+        """One state message painted, then a redraw of the same view painted."""
+        page = self.page
+        self.counted += 1
+        # A page in the background gets no animation frames: the one measured is in front.
+        page.bring_to_front()
         # One message at a time, as players' moves come: after the last tile has slid in.
         page.wait_for_function(IDLE, polling=POLL, timeout=TIMEOUT_MS)
-        ws.send(frame)
-        page.wait_for_function(PAINTED, arg=2 * counted - 1, polling=POLL, timeout=TIMEOUT_MS)
+        self.ws.send(frame)
+        page.wait_for_function(PAINTED, arg=2 * self.counted - 1, polling=POLL, timeout=TIMEOUT_MS)
         page.wait_for_function(IDLE, polling=POLL, timeout=TIMEOUT_MS)
         page.evaluate("() => window.__redraw()")
-        page.wait_for_function(PAINTED, arg=2 * counted, polling=POLL, timeout=TIMEOUT_MS)
-    paint: list[dict[str, Any]] = page.evaluate("() => window.__paint")
-    if errors:
-        raise RuntimeError(f"the page failed while replaying: {errors[:3]}")
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-    page.close()
-    # The first state draws the table from nothing either way: it is left out of both.
-    update = [p for p in paint if p["kind"] == "update"][1:]
-    redraw = [p for p in paint if p["kind"] == "redraw"][1:]
-    return {"update": [p["ms"] for p in update], "redraw": [p["ms"] for p in redraw],
-            "update_js": [p["js"] for p in update], "redraw_js": [p["js"] for p in redraw]}
+        page.wait_for_function(PAINTED, arg=2 * self.counted, polling=POLL, timeout=TIMEOUT_MS)
+
+    def finish(self) -> dict[str, list[float]]:
+        paint: list[dict[str, Any]] = self.page.evaluate("() => window.__paint")
+        if self.errors:
+            raise RuntimeError(f"the page failed while replaying: {self.errors[:3]}")
+        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        self.page.close()
+        # The first state draws the table from nothing either way: it is left out of both.
+        update = [p for p in paint if p["kind"] == "update"][1:]
+        redraw = [p for p in paint if p["kind"] == "redraw"][1:]
+        return {"update": [p["ms"] for p in update], "redraw": [p["ms"] for p in redraw],
+                "update_js": [p["js"] for p in update], "redraw_js": [p["js"] for p in redraw]}
+
+
+MIME = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+
+
+def serve(route: Any, static: Path) -> None:
+    """Answer a request for /static/frontend/... with the file of another checkout."""
+    rel = route.request.url.split("/static/frontend/", 1)[1].split("?", 1)[0]
+    path = (static / rel).resolve()
+    if static.resolve() not in path.parents or not path.is_file():
+        route.fulfill(status=404, body="")
+        return
+    route.fulfill(status=200, body=path.read_bytes(),
+                  headers={"Content-Type": MIME.get(path.suffix, "application/octet-stream")})
+
+
+def replay(context: Any, base: str, code: str, frames: list[str], rate: float,
+           *, other: Path | None = None) -> list[dict[str, list[float]]]:
+    """Send the recorded frames one by one into a fresh page (and, with `other`, into a second
+    page running that checkout's browser code, the two taking turns message by message, the
+    first to go alternating); time each update and a redraw."""
+    pages = [Replay(context, base, code, frames, rate)]
+    if other is not None:
+        static = other / "frontend" / "static" / "frontend"
+        pages.append(Replay(context, base, code, frames, rate, static=static))
+    states = [f for f in frames if json.loads(f)["type"] == "state"]
+    for n, frame in enumerate(states):
+        for page in pages[n % 2:] + pages[:n % 2]:
+            page.step(frame)
+    return [page.finish() for page in pages]
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -183,6 +235,9 @@ def main() -> None:
     parser.add_argument("--rates", default="1,4", help="CPU slow-down rates to measure at")
     parser.add_argument("--limit", type=float, default=240.0, help="seconds the recording may take at most")
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another checkout (a git worktree of an older commit): its browser code is"
+                             " replayed the same messages in the same run, taking turns with this one's")
     args = parser.parse_args()
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -206,13 +261,17 @@ def main() -> None:
         results: dict[str, Any] = {"players": PLAYERS, "viewport": "390x844", "states": states,
                                    "chromium": browser.version, "rates": {}}
         print(f"recorded {states} state messages of a {PLAYERS}-player Mexican Train", flush=True)
+        names = ["this"] + ([args.against.resolve().name] if args.against else [])
         for rate in [float(r) for r in args.rates.split(",")]:
-            got = replay(context, base, code, frames, rate)
-            results["rates"][f"{rate:g}"] = {kind: summary(values) for kind, values in got.items()}
-            for kind, values in got.items():
-                s = summary(values)
-                print(f"CPU x{rate:g} {kind:9s} n={s['n']} p50 {s['p50']} ms  p95 {s['p95']} ms"
-                      f"  max {s['max']} ms", flush=True)
+            runs = replay(context, base, code, frames, rate, other=args.against)
+            for name, got in zip(names, runs, strict=True):
+                key = f"{rate:g}" if name == "this" else f"{rate:g} {name}"
+                results["rates"][key] = {kind: summary(values) for kind, values in got.items()}
+                for kind, values in got.items():
+                    s = summary(values)
+                    who = f"{name:>10s} " if args.against else ""
+                    print(f"{who}CPU x{rate:g} {kind:9s} n={s['n']} p50 {s['p50']} ms  p95 {s['p95']} ms"
+                          f"  max {s['max']} ms", flush=True)
         browser.close()
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

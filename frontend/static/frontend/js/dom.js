@@ -12,3 +12,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
   return node;
 }
+
+/** Show or hide `node`, touching it only when that changes: writing the same `hidden` again
+ * still restyles the node. */
+export function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}

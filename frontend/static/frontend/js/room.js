@@ -19,7 +19,7 @@ import * as trains from "./table/trains.js";
 import * as ends from "./table/ends.js";
 import * as chicken from "./table/chicken.js";
 
-const { h, seatName, sideName, topOf } = common;
+const { h, seatName, setHidden, sideName, topOf } = common;
 const alert = new TurnAlert(document.title);
 const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
 const games = JSON.parse(document.getElementById("games-data").textContent);
@@ -326,7 +326,7 @@ function onState(msg) {
     window.scrollTo(0, 0); // the lobby may have been scrolled: the table starts at the top
     measure();
   }
-  document.body.dataset.game = msg.view.game;
+  if (document.body.dataset.game !== msg.view.game) document.body.dataset.game = msg.view.game;
   renderTable();
   if (msg.view.match_over && msg.view.result) {
     recordMatch(code, ctx.room?.match?.number ?? 0,
@@ -389,7 +389,7 @@ function renderStatus(table, last) {
   const mine = isMine();
   const bar = $("status-bar");
   bar.classList.toggle("mine", mine);
-  $("turn-flag").hidden = !mine;
+  setHidden($("turn-flag"), !mine);
   setText($("status-text"), statusText());
   setText($("last-move"), last.text);
   alert.update(mine, statusText(), `turn-${code}`);
@@ -468,7 +468,7 @@ function renderEndChoice(table) {
   const key = ts.length ? `${ctx.chosen}|${ts.join(",")}` : "";
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  box.hidden = !ts.length;
+  setHidden(box, !ts.length);
   box.replaceChildren(...(ts.length ? [h("span", { text: `Play ${tileLabel(ctx.chosen)} on: ` }),
     ...ts.map((end) => {
       const e = (ctx.view.ends || []).find((x) => x.id === end);
@@ -516,21 +516,25 @@ function renderFlash() {
 function renderRematch() {
   const view = ctx.view;
   const panel = $("rematch-panel");
-  panel.hidden = !view.match_over;
+  setHidden(panel, !view.match_over);
   if (!view.match_over) return;
   setText($("match-result"), statusText());
-  $("rematch").hidden = !ctx.isHost;
+  setHidden($("rematch"), !ctx.isHost);
 }
 
 function renderTable() {
   const view = ctx.view;
   if (!view) return;
   const table = tableOf(view);
+  // The board's size is read before anything is written, while the last frame's layout still
+  // holds: read after the status below, it would lay the page out once more in this task.
+  const boardBox = $("board");
+  const size = { width: boardBox.clientWidth, height: boardBox.clientHeight };
   const last = common.lastMove(table, ctx);
   renderStatus(table, last);
-  $("zoom").hidden = !table.zoomable;
-  $("players-bar").hidden = table.showsPlayers === false;
-  table.board(ctx, $("board"), { chosen: ctx.chosen, targets: targets(), onEnd: playOn, last: last.keys });
+  setHidden($("zoom"), !table.zoomable);
+  setHidden($("players-bar"), table.showsPlayers === false);
+  table.board(ctx, boardBox, { chosen: ctx.chosen, targets: targets(), onEnd: playOn, last: last.keys, size });
   renderHand(table);
   renderEndChoice(table);
   renderActions(table);

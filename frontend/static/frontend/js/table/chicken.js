@@ -4,7 +4,7 @@
 
 import { tileLabel, tileSVG } from "../tiles.js";
 import { markTiles, showTargets, syncRows, zoomRows } from "./branch.js";
-import { h, topOf } from "./common.js";
+import { h, setHidden, topOf } from "./common.js";
 
 export const zoomable = true;
 
@@ -58,7 +58,7 @@ export function board(ctx, el, sel) {
     ? `The lead double's ${pending.size} open arm${pending.size === 1 ? "" : "s"} must each get a tile before anyone plays elsewhere.`
     : `A chicken foot is open: its ${pending.size} toe${pending.size === 1 ? "" : "s"} must be filled before anyone plays elsewhere.`;
   if (b.notice.textContent !== text) b.notice.textContent = text;
-  b.notice.hidden = !pending.size;
+  setHidden(b.notice, !pending.size);
   const byParent = new Map();
   for (const br of layout.branches || []) {
     const key = br.from || "";

@@ -5,9 +5,9 @@
 
 import { tileSVG, tileLabel, tileKey } from "../tiles.js";
 import { verifyHand } from "../shuffle.js";
-import { h } from "../dom.js";
+import { h, setHidden } from "../dom.js";
 
-export { h };
+export { h, setHidden };
 
 function plainName(s, seat) {
   return s && s.name ? s.name : s && s.ai ? `${cap(s.ai)} AI` : `Seat ${seat + 1}`;
@@ -160,17 +160,24 @@ export function seatBadges(ctx, s) {
   return badges;
 }
 
-/** The seats at the table with tile counts and connection state; redrawn only when any changed. */
+/** The seats at the table with tile counts and connection state; a seat's line is redrawn only
+ * when what it shows changed (a move changes one seat's tile count, not the other nine). */
 export function renderSeats(ctx, list) {
   const seats = ctx.room?.seats || [];
   const now = Math.floor(Date.now() / 1000);
-  const key = JSON.stringify([seats, ctx.seat, ctx.room?.host_seat, ctx.view?.hand_sizes,
-    seats.some((s) => s.standin_at) ? now : 0]);
-  if (list.dataset.key === key) return;
-  list.dataset.key = key;
-  list.replaceChildren(...seats.map((s) => h("li", { class: "seat", "data-seat": s.seat },
-    h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }),
-    ...seatBadges(ctx, s))));
+  const sizes = ctx.view?.hand_sizes;
+  const shared = JSON.stringify([seats.map((s) => plainName(s, s.seat)), ctx.seat, ctx.room?.host_seat]);
+  while (list.children.length > seats.length) list.lastChild.remove();
+  seats.forEach((s, i) => {
+    let li = list.children[i];
+    if (!li) li = list.appendChild(h("li", { class: "seat" }));
+    const key = JSON.stringify([s, shared, sizes?.[s.seat], s.standin_at ? now : 0]);
+    if (li.dataset.key === key) return;
+    li.dataset.key = key;
+    li.dataset.seat = s.seat;
+    li.replaceChildren(h("span", { class: "who", text: s.free ? `Seat ${s.seat + 1}: free` : seatName(ctx, s.seat) }),
+      ...seatBadges(ctx, s));
+  });
 }
 
 /** The strip of players over the board: name, tiles held, who is to play (a word and an arrow). */
@@ -194,8 +201,13 @@ export function renderPlayersBar(ctx, bar) {
   });
   if (moving && bar.dataset.to !== moving.dataset.key) {
     bar.dataset.to = moving.dataset.key;
-    const left = moving.offsetLeft - bar.offsetLeft;
-    if (left < bar.scrollLeft || left + moving.offsetWidth > bar.scrollLeft + bar.clientWidth) bar.scrollLeft = left - 8;
+    // Measured in the next frame, once the rest of the table is written: measured now, the page
+    // would be laid out here and again for what the table writes after this.
+    requestAnimationFrame(() => {
+      if (!moving.isConnected) return;
+      const left = moving.offsetLeft - bar.offsetLeft;
+      if (left < bar.scrollLeft || left + moving.offsetWidth > bar.scrollLeft + bar.clientWidth) bar.scrollLeft = left - 8;
+    });
   }
 }
 

@@ -65,8 +65,10 @@ function placeTargets(b) {
     if (b.overlay.firstChild) b.overlay.replaceChildren();
     return;
   }
-  const W = b.wrap.clientWidth;
-  const H = b.wrap.clientHeight;
+  // The box's size as the board was last drawn (the wrap fills the board), not read again after
+  // the tiles were written.
+  const W = b.size ? b.size.width : b.wrap.clientWidth;
+  const H = b.size ? b.size.height : b.wrap.clientHeight;
   const v = b.view;
   const scale = Math.min(W / v.w, H / v.h);
   const ox = (W - v.w * scale) / 2;
@@ -148,7 +150,9 @@ export function board(ctx, el, sel) {
   let b = el._table;
   if (!b || b.kind !== "line") b = el._table = build(el, sel);
   b.onEnd = sel.onEnd;
-  const { limitX, limitY } = lineLimits(el.clientWidth, el.clientHeight);
+  // The page reads the board's size before it writes anything (`sel.size`); read here otherwise.
+  b.size = sel.size || { width: el.clientWidth, height: el.clientHeight };
+  const { limitX, limitY } = lineLimits(b.size.width, b.size.height);
   const limits = `${limitX}:${limitY}:${top}`;
   if (b.limits !== limits) {
     // Another shape of box: the same tiles laid again, without sliding in.
@@ -225,8 +229,8 @@ export function board(ctx, el, sel) {
   b.ends.replaceChildren(...markers);
   const pad = 0.4;
   // Fit, but never larger than a tile 128 px long: a short line on a big screen stays a line.
-  const W = el.clientWidth || 1;
-  const H = el.clientHeight || 1;
+  const W = b.size.width || 1;
+  const H = b.size.height || 1;
   const wide = Math.max(maxX - minX + 2 * pad, W / 64);
   const tall = Math.max(maxY - minY + 2 * pad, H / 64);
   const cx = (minX + maxX) / 2;

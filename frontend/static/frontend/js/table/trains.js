@@ -5,7 +5,7 @@
 
 import { tileLabel, tileSVG, tileKey } from "../tiles.js";
 import { markTiles, showTargets, syncRows, zoomRows } from "./branch.js";
-import { h, seatName, topOf } from "./common.js";
+import { h, setHidden, seatName, topOf } from "./common.js";
 
 export const zoomable = true;
 /** Each train's row names its owner, the tiles in their hand and who is to play. */
@@ -69,7 +69,7 @@ export function board(ctx, el, sel) {
   const od = view.open_double;
   const odText = od ? `Double open: the ${tileLabel(od.tile || [0, 0])} on ${endName(ctx, od.end)}. The next tile played must go on it.` : "";
   if (b.notice.textContent !== odText) b.notice.textContent = odText;
-  b.notice.hidden = !od;
+  setHidden(b.notice, !od);
   const ends = Object.fromEntries((view.ends || []).map((e) => [e.id, e]));
   // Your own train first, then the others in playing order from you.
   const trains = [...(view.trains || [])];
