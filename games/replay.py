@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from copy import deepcopy
 from typing import Any
 
+from games.core.errors import IllegalAction, MalformedAction
 from games.core.protocol import Rules
 
 #: Keys every position shares, sent once per hand rather than with each position.
@@ -115,23 +116,28 @@ def _closing(rules: Rules[Any], table: Any, previous: dict[str, Any], real: Any,
 
 def _as_ended(rules: Rules[Any], before: Any, action: Any, after: Any) -> Any:
     """`action` played on a copy of `before` made to be the match's last hand, so that the
-    table stays as the hand ended instead of the next deal; `after` where the match did end."""
+    table stays as the hand ended instead of the next deal; `after` where the match did end.
+    A game this does not know (or a copy its rules refuse) shows the table before the last
+    action: the same hand, one tile short, rather than the next deal."""
     if rules.result(after) is not None:
         return after
-    data = deepcopy(rules.dump(before))
     name = rules.name
-    if name == "texas42":
-        # The finished hand, tricks and all, is kept as `last`: shown in place of the new deal.
-        ended = deepcopy(rules.dump(after))
-        ended["hand"] = ended["last"]
-        return rules.load(ended)
-    if name in ("block", "draw", "allfives"):
-        data["options"]["target"] = 1
-        data["scores"] = [max(1, s) for s in data["scores"]]
-    elif name == "mexican_train":
-        data["rounds"] = data["round"] + 1
-    elif name == "chicken_foot":
-        data["hand"] = data["top"]
-    else:
-        return after
-    return rules.apply(rules.load(data), action)
+    try:
+        if name == "texas42":
+            # The finished hand, tricks and all, is kept as `last`: shown in place of the new deal.
+            ended = deepcopy(rules.dump(after))
+            ended["hand"] = ended["last"]
+            return rules.load(ended)
+        data = deepcopy(rules.dump(before))
+        if name in ("block", "draw", "allfives"):
+            data["options"]["target"] = 1
+            data["scores"] = [max(1, s) for s in data["scores"]]
+        elif name == "mexican_train":
+            data["rounds"] = data["round"] + 1
+        elif name == "chicken_foot":
+            data["hand"] = data["top"]
+        else:
+            return before
+        return rules.apply(rules.load(data), action)
+    except (KeyError, TypeError, ValueError, IllegalAction, MalformedAction):
+        return before
