@@ -248,6 +248,10 @@ class Room:
         self.waiting_for = 0
         self.sent_at = 0.0
         self.delivered = asyncio.Event()
+        #: Set on every new view of any seat: what a wait for a version waits on (a poll of
+        #: every waiting room 50 times a second took the generator's whole share of a busy
+        #: machine once many rooms were late at once, and kept them late).
+        self.progressed = asyncio.Event()
         self.latency: float | None = None
         self.closing = False
         self.actions = 0
@@ -257,6 +261,7 @@ class Room:
         return min(c.version for c in self.clients)
 
     def on_view(self, now: float) -> None:
+        self.progressed.set()
         if self.waiting_for and not self.delivered.is_set() and self.version >= self.waiting_for:
             self.latency = now - self.sent_at
             self.delivered.set()
@@ -392,7 +397,10 @@ class GameTarget(Target):
         legal = room.clients[seat].view.get("legal") or []
         if not legal:
             raise RuntimeError(f"room {room.code}: seat {seat} is to move and has no legal action")
-        action = room.rng.choice(legal)
+        # Chosen by the room and the version it makes: an action sent again after its views
+        # were late is the same action under the same id, as a client's retry is (another
+        # action under that id is refused with id_reused).
+        action = random.Random(f"{self.seed}:{room.code}:{room.version + 1}").choice(legal)
         return room.clients[seat], {"type": "action", "id": f"a{room.version + 1}", "action": action}
 
 
@@ -416,11 +424,21 @@ class BareTarget(Target):
         return room.clients[version % PLAYERS], {"type": "action", "version": version}
 
 
-async def wait_all_versions(room: Room, version: int, timeout: float = CONNECT_TIMEOUT) -> None:
+async def until_version(room: Room, version: int, timeout: float) -> bool:
+    """Wait until every seat of `room` holds `version`, at most `timeout` seconds."""
     deadline = time.monotonic() + timeout
-    while room.version < version and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
-    if room.version < version:
+    while room.version < version:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        room.progressed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(room.progressed.wait(), left)
+    return True
+
+
+async def wait_all_versions(room: Room, version: int, timeout: float = CONNECT_TIMEOUT) -> None:
+    if not await until_version(room, version, timeout):
         raise RuntimeError(f"room {room.code}: the first state did not reach every seat")
 
 
@@ -430,10 +448,7 @@ async def sync_laggards(target: Target, room: Room, version: int) -> bool:
         if lagging.version < version:
             target.tally.repaired_views += 1
             lagging.send({"type": "sync"})
-    deadline = time.monotonic() + REPAIR_TIMEOUT
-    while room.version < version and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
-    return room.version >= version
+    return await until_version(room, version, REPAIR_TIMEOUT)
 
 
 async def play_one(target: Target, room: Room, phase: Phase) -> bool:
