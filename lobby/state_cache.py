@@ -9,14 +9,15 @@ wrote it (states are immutable, so sharing one object is safe).
 The memo also holds, per room, the match row of the last change this process committed
 with its state (`held_get`): the next action of that room is checked and applied to them
 without reading the match, and its append tells whether they were still current (the
-action log's sequence numbers are unique, `services/matches.py`).
+action log's sequence numbers are unique, `services/matches.py`). With them, whether any
+seat may be played for at the room's revision: every change of a seat counts a revision.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 import redis
@@ -45,7 +46,19 @@ _client: redis.Redis | None = None
 _put_script: Any = None
 _client_lock = threading.Lock()
 _memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
-_held: OrderedDict[str, tuple[Match, Any]] = OrderedDict()
+
+
+class Held(NamedTuple):
+    """A room's match row and state as this process last committed them, and whether a
+    seat of the room may be played for (an AI, a human with no socket) at `revision`."""
+
+    match: Match
+    state: Any
+    revision: int
+    ai_may_play: bool
+
+
+_held: OrderedDict[str, Held] = OrderedDict()
 _memo_lock = threading.Lock()
 
 
@@ -82,20 +95,21 @@ def memo_put(code: str, match_number: int, version: int, state: Any) -> None:
                 _memo.popitem(last=False)
 
 
-def held_put(code: str, match: Match, state: Any) -> None:
-    """Hold the match row as just committed, with its state; the caller no longer changes
-    the instance. An older version than the one held is ignored."""
+def held_put(code: str, held: Held) -> None:
+    """Hold the rows as just committed; the caller no longer changes the match instance.
+    An older version than the one held is ignored."""
+    match = held.match
     with _memo_lock:
         cur = _held.get(code)
-        if cur is not None and (cur[0].number, cur[0].version) > (match.number, match.version):
+        if cur is not None and (cur.match.number, cur.match.version) > (match.number, match.version):
             return
-        _held[code] = (match, state)
+        _held[code] = held
         _held.move_to_end(code)
         while len(_held) > MEMO_SIZE:
             _held.popitem(last=False)
 
 
-def held_get(code: str) -> tuple[Match, Any] | None:
+def held_get(code: str) -> Held | None:
     """The room's match row of the last change committed here, and its state; the database
     may have gone on since (another process wrote)."""
     with _memo_lock:
@@ -133,7 +147,7 @@ def forget(code: str, match_number: int) -> None:
     with _memo_lock:
         _memo.pop((code, match_number), None)
         held = _held.get(code)
-        if held is not None and held[0].number == match_number:
+        if held is not None and held.match.number == match_number:
             del _held[code]
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import psycopg
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, JSONField, OuterRef, Q, Subquery
+from django.db.models import JSONField, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.core.actions import normalise_action
@@ -24,7 +24,6 @@ from lobby.errors import (
     IdReusedError,
     LobbyError,
     NotYourTurnError,
-    RoomNotFoundError,
     StaleVersionError,
 )
 from lobby.models import ActionRecord, Match, Room, Seat
@@ -124,19 +123,20 @@ def _action_write(
     client_id: str,
     expected_version: int | None,
     actor: str,
-    held: tuple[Match, Any] | None,
+    held: state_cache.Held | None,
 ) -> Ack:
     """One transaction with the room's row locked: the guards, the rules, the append of the
     action and the match's new columns. `held`: the match row and its state as this
     process committed them, used instead of reading the match."""
     outermost = not connection.in_atomic_block
     with transaction.atomic(), _pipelined(outermost=outermost):
-        room = _room_locked_for_action(code)
+        room = room_locked(code)
         state: Any = None
-        if held is not None and held[0].room_id == room.pk:
-            match, state = copy.copy(held[0]), held[1]
+        if held is not None and held.match.room_id == room.pk:
+            match, state = copy.copy(held.match), held.state
             match.room = room
         else:
+            held = None
             current = _match_current_with_seen(room, seat, client_id)
             if current is None:
                 raise ConflictError("the match has not started yet")
@@ -160,6 +160,12 @@ def _action_write(
         canonical = normalise_action(action)
         if state is None:
             state = selectors.match_state(match)
+        # Every change of a seat counts a revision of the room, so what was true of the
+        # seats at the held revision is true now.
+        if held is not None and held.revision == room.revision:
+            ai_may_play = held.ai_may_play
+        else:
+            ai_may_play = room.seats.filter(_AI_MAY_PLAY).exists()
         state = rules.apply(state, canonical)
         now = timezone.now()
         before = match.version
@@ -186,8 +192,7 @@ def _action_write(
             room.revision += 1
             Room.objects.filter(pk=room.pk).update(revision=room.revision)
     # Committed: what follows reads and publishes, as an `on_commit` would.
-    due_possible = bool(getattr(room, "ai_may_play", True)) or bool(room.turn_seconds)
-    _state_changed(room, match, state, due_possible)
+    _state_changed(room, match, state, ai_may_play)
     if room_shown:
         room_info_send(room, match)
     return Ack(match.version, duplicate=False)
@@ -204,25 +209,9 @@ def _pipelined(*, outermost: bool) -> contextlib.AbstractContextManager[object]:
     return cast("contextlib.AbstractContextManager[object]", connection.connection.pipeline())
 
 
-#: Whether a seat of the room may be played for: an AI, or a human with no socket. If
-#: none is, only a turn timer can make a move due, and the seat to move need not be read.
-_AI_MAY_PLAY = Exists(
-    Seat.objects.filter(room=OuterRef("pk")).filter(~Q(ai_level="") | (Q(channel="") & ~Q(token_hash="")))
-)
-
-
-def _room_locked_for_action(code: str) -> Room:
-    """The room with its row locked until the transaction ends, and `ai_may_play`.
-
-    `ai_may_play` is read by the locking statement itself: on PostgreSQL, after waiting for
-    the lock, it is as the statement began, so a seat change committed meanwhile may be
-    missed; that change schedules its own check of the room (`events.seat_left`) and the
-    periodic sweep finds any move due."""
-    rooms = Room.objects.select_for_update(of=("self",)).annotate(ai_may_play=_AI_MAY_PLAY)
-    try:
-        return rooms.get(code=code)
-    except Room.DoesNotExist:
-        raise RoomNotFoundError("no such room") from None
+#: The seats that may be played for: an AI, or a human with no socket. If no seat of a
+#: room is one, only a turn timer can make a move due, and the seat to move need not be read.
+_AI_MAY_PLAY = ~Q(ai_level="") | (Q(channel="") & ~Q(token_hash=""))
 
 
 def _match_current_with_seen(room: Room, seat: int, client_id: str) -> Match | None:
@@ -254,23 +243,25 @@ def _same_action(stored: object, action: object) -> bool:
 
 
 def _state_changed(
-    room: Room, match: Match, state: Any, due_possible: bool = True, seats: list[Seat] | None = None
+    room: Room, match: Match, state: Any, ai_may_play: bool = True, seats: list[Seat] | None = None
 ) -> None:
     """After the commit: cache the state, send every seat its view, and wake the AI (the
-    seat to move is read, unless the caller holds `seats`, only when `due_possible`: an AI
-    or stand-in could play, or a timer)."""
+    seat to move is read, unless the caller holds `seats`, only when a move could be due:
+    `ai_may_play`, an AI or a human with no socket, or a turn timer)."""
     code, number, version, game, players = room.code, match.number, match.version, match.game, match.players
     over = match.is_over
     mover = None
-    if match.to_move is not None and seats is not None:
-        mover = next(s for s in seats if s.index == match.to_move)
-    elif match.to_move is not None and due_possible:
+    if seats is not None:
+        ai_may_play = any(s.ai_level or (s.token_hash and not s.channel) for s in seats)
+        if match.to_move is not None:
+            mover = next(s for s in seats if s.index == match.to_move)
+    elif match.to_move is not None and (ai_may_play or room.turn_seconds):
         mover = room.seats.get(index=match.to_move)
 
     def after() -> None:
         rules = get_rules(game)
         state_cache.memo_put(code, number, version, state)
-        state_cache.held_put(code, match, state)
+        state_cache.held_put(code, state_cache.Held(match, state, room.revision, ai_may_play))
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)

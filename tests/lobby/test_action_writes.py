@@ -16,6 +16,7 @@ from games.engine import get_rules
 from lobby import selectors, services, state_cache
 from lobby.errors import IdReusedError, NotYourTurnError, StaleVersionError
 from lobby.models import ActionRecord, Match, Room
+from lobby.services import events
 from tests.lobby.helpers import match_start, room_setup
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,7 +104,7 @@ def held_at(code: str, version: int) -> tuple[Any, Any]:
 def hold(match: Any, state: Any) -> None:
     state_cache.forget_local()
     state_cache.memo_put(match.room.code, match.number, match.version, state)
-    state_cache.held_put(match.room.code, match, state)
+    state_cache.held_put(match.room.code, state_cache.Held(match, state, match.room.revision, False))
 
 
 def match_reads(queries: CaptureQueriesContext) -> list[str]:
@@ -162,7 +163,7 @@ def test_an_id_resent_on_the_held_path_is_acknowledged_and_bound_to_its_action()
     seat, legal = rules.to_move(state), rules.legal_actions(state)
     assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=False)
     held = state_cache.held_get(code)
-    assert held is not None and held[0].version == 1
+    assert held is not None and held.match.version == 1
     # The held rows are current, and the seat is not to move: refused there, answered here.
     assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=True)
     with pytest.raises(IdReusedError):
@@ -198,3 +199,31 @@ def test_with_a_turn_timer_every_action_counts_the_room_change() -> None:
     for client_id in ("a", "b"):
         play_next(code, client_id)
     assert Room.objects.get(code=code).revision == revision + 2
+
+
+def test_a_seat_change_between_actions_on_held_rows_is_seen_by_the_next_one() -> None:
+    """Whether a seat may be played for is held with the room's revision; a socket closing
+    counts a revision, so the next action reads the seat to move again."""
+    code, tokens = room_setup("draw", 2, {}, humans=2)
+    match_start(code, tokens[0])
+    for i, token in enumerate(tokens):
+        services.connection_open(code, token, f"socket-{i}")
+    movers: list[Any] = []
+
+    def moved(sender: object, *, mover: Any, **_: Any) -> None:
+        movers.append(mover)
+
+    events.match_moved.connect(moved)
+    try:
+        play_next(code, "a")
+        held = state_cache.held_get(code)
+        assert held is not None and held.ai_may_play is False
+        assert movers == [None]  # every human here: nobody to play for, no seat read
+        services.connection_close(code, "socket-1")
+        play_next(code, "b")
+        assert Match.objects.get(room__code=code).to_move is not None
+        assert movers[-1] is not None  # the seat to move was read: a stand-in may be due
+        held = state_cache.held_get(code)
+        assert held is not None and held.ai_may_play is True
+    finally:
+        events.match_moved.disconnect(moved)
