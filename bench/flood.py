@@ -14,6 +14,12 @@ The spectator cap of a room is filled in the players' room, the rest watch other
     .venv/bin/python bench/flood.py --flooders 300 --actions 300 --rounds 2 --pace 0.15
 
 The figure to read is the flood phases' p99 against the quiet phases' p99 (the ratio).
+
+`--against DIR` also runs another version of the server (a tree such as `git archive
+<commit>` unpacked in DIR) as a second process with stores of its own, and each round plays
+a quiet and a flood phase against each version, the order swapped every round: both are
+measured on the same machine at the same time, which a machine shared with other work
+needs (its load moves a p99 more than most changes do).
 """
 
 from __future__ import annotations
@@ -24,10 +30,14 @@ import contextlib
 import itertools
 import json
 import multiprocessing
+import os
 import statistics
+import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +47,7 @@ import psutil
 import websockets
 from websockets.typing import Origin
 
-from tests.lobby.procs import Daphne, daphne_group
+from tests.lobby.procs import Daphne, free_port, open_stores, server_env, wait_for_port
 
 #: The deployment's defaults but the room-creation throttles (this script makes rooms).
 SERVER_ENV = {"THROTTLE_ROOM_CREATE": "100000/minute", "THROTTLE_SEAT_JOIN": "100000/minute"}
@@ -224,68 +234,140 @@ def figures(took: list[float]) -> dict[str, float]:
     }
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    with daphne_group(1, extra_env=SERVER_ENV) as (_stores, (server,)):
-        code, tokens = await asyncio.to_thread(room, server.url, True)
-        others = [
-            (await asyncio.to_thread(room, server.url, False))[0]
-            for _ in range(1 + args.flooders // SPECTATOR_CAP)
+@dataclass
+class DaphneAt(Daphne):
+    """A daphne process serving the code of the tree `root` (this one, or another version)."""
+
+    root: Path = Path(__file__).resolve().parent.parent
+
+    def start(self) -> DaphneAt:
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                 "--websocket-max-message-size", "65536", self.application],
+                cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        try:
+            wait_for_port(self.port, timeout=120, proc=self.proc)
+        except RuntimeError as error:
+            raise RuntimeError(f"{error}\n{self.log()}") from error
+        return self
+
+
+@contextlib.contextmanager
+def version_server(root: Path) -> Iterator[DaphneAt]:
+    """One daphne process of the tree `root`, with stores of its own (migrated by that
+    tree's own manage.py); stopped and removed on exit."""
+    stores = open_stores()
+    server: DaphneAt | None = None
+    try:
+        env = server_env(stores, SERVER_ENV)
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=root, env=env,
+                       capture_output=True, timeout=300, check=True)
+        log = stores.workdir / "daphne.log"
+        server = DaphneAt("config.asgi:application", free_port(), env, log, root=root)
+        server.start()
+        yield server
+    finally:
+        if server is not None:
+            server.stop()
+        stores.close()
+
+
+@dataclass
+class Subject:
+    """One version of the server: its process, the timed players' room and the flood's rooms."""
+
+    name: str
+    server: DaphneAt
+    code: str = ""
+    tokens: list[str] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    phases: list[dict[str, Any]] = field(default_factory=list)
+    quiet: list[float] = field(default_factory=list)
+    flooded: list[float] = field(default_factory=list)
+
+    async def set_up(self, args: argparse.Namespace) -> None:
+        url = self.server.url
+        self.code, self.tokens = await asyncio.to_thread(room, url, True)
+        self.others = [
+            (await asyncio.to_thread(room, url, False))[0] for _ in range(1 + args.flooders // SPECTATOR_CAP)
         ]
-        players = []
-        for token in tokens:
-            ws = await websockets.connect(
-                f"{server.ws_url}/ws/rooms/{code}/?token={token}",
-                origin=Origin(server.url),
-                open_timeout=WAIT,
-            )
-            players.append(Player(ws))
-        for p in players:
+        for token in self.tokens:
+            path = f"/ws/rooms/{self.code}/?token={token}"
+            ws = await websockets.connect(self.server.ws_url + path, origin=Origin(url), open_timeout=WAIT)
+            self.players.append(Player(ws))
+        for p in self.players:
             await asyncio.wait_for(p.changed.wait(), WAIT)
-        await play(server, code, tokens, players, count=20, pace=args.pace)  # warm up
-        phases: list[dict[str, Any]] = []
-        quiet: list[float] = []
-        flooded: list[float] = []
-        assert server.proc is not None
-        process = psutil.Process(server.proc.pid)
+        await self.play(20, args.pace)  # warm up
 
-        def cpu() -> float:
-            times = process.cpu_times()
-            return float(times.user + times.system)
+    async def play(self, count: int, pace: float) -> list[float]:
+        return await play(self.server, self.code, self.tokens, self.players, count=count, pace=pace)
 
-        for round_number in range(1, args.rounds + 1):
-            began, used = time.perf_counter(), cpu()
-            took = await play(server, code, tokens, players, count=args.actions, pace=args.pace)
-            load = round((cpu() - used) / (time.perf_counter() - began) * 100, 1)
-            quiet += took
-            phases.append({"phase": f"quiet {round_number}", **figures(took), "server_cpu_percent": load})
-            flood = Flood(
-                server.ws_url, server.url, [code, *others],
-                count=args.flooders, rate=args.sync_rate, pings=args.pings,
-            )
-            context = multiprocessing.get_context("spawn")
-            stop, results = context.Event(), context.Queue()
-            child = context.Process(target=flood_process, args=(flood, stop, results))
-            child.start()
-            await asyncio.sleep(args.settle)
-            began, used = time.perf_counter(), cpu()
-            took = await play(server, code, tokens, players, count=args.actions, pace=args.pace)
-            load = round((cpu() - used) / (time.perf_counter() - began) * 100, 1)
-            stop.set()
-            counts = await asyncio.to_thread(results.get, True, 60)
-            await asyncio.to_thread(child.join, 30)
-            flooded += took
-            phases.append(
-                {"phase": f"flood {round_number}", **figures(took), "server_cpu_percent": load, **counts}
-            )
-            await asyncio.sleep(args.settle)
-        for p in players:
-            await p.ws.close()
-    quiet_figures, flood_figures = figures(quiet), figures(flooded)
+    def cpu(self) -> float:
+        assert self.server.proc is not None
+        times = psutil.Process(self.server.proc.pid).cpu_times()
+        return float(times.user + times.system)
+
+    async def round(self, number: int, args: argparse.Namespace) -> None:
+        """A quiet phase, then a flood phase."""
+        began, used, load = time.perf_counter(), self.cpu(), os.getloadavg()[0]
+        took = await self.play(args.actions, args.pace)
+        self.quiet += took
+        self.phases.append({"phase": f"quiet {number}", **figures(took), **self.usage(began, used, load)})
+        flood = Flood(
+            self.server.ws_url, self.server.url, [self.code, *self.others],
+            count=args.flooders, rate=args.sync_rate, pings=args.pings,
+        )
+        context = multiprocessing.get_context("spawn")
+        stop, results = context.Event(), context.Queue()
+        child = context.Process(target=flood_process, args=(flood, stop, results))
+        child.start()
+        await asyncio.sleep(args.settle)
+        began, used, load = time.perf_counter(), self.cpu(), os.getloadavg()[0]
+        took = await self.play(args.actions, args.pace)
+        usage = self.usage(began, used, load)
+        stop.set()
+        counts = await asyncio.to_thread(results.get, True, 60)
+        await asyncio.to_thread(child.join, 30)
+        self.flooded += took
+        self.phases.append({"phase": f"flood {number}", **figures(took), **usage, **counts})
+        await asyncio.sleep(args.settle)
+
+    def usage(self, began: float, used: float, load: float) -> dict[str, Any]:
+        """The server's CPU over a phase in percent of one core, and the machine's 1-minute
+        load average at its start and end."""
+        cpu = round((self.cpu() - used) / (time.perf_counter() - began) * 100, 1)
+        return {"server_cpu_percent": cpu, "load_average": [round(load, 1), round(os.getloadavg()[0], 1)]}
+
+    def result(self) -> dict[str, Any]:
+        quiet, flood = figures(self.quiet), figures(self.flooded)
+        return {"version": self.name, "phases": self.phases, "quiet": quiet, "flood": flood,
+                "p99_ratio": round(flood["p99_ms"] / quiet["p99_ms"], 2)}
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    here = Path(__file__).resolve().parent.parent
+    roots = [("this", here)] + ([("other", args.against.resolve())] if args.against else [])
+    started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    with contextlib.ExitStack() as stack:
+        subjects = [Subject(name, stack.enter_context(version_server(root))) for name, root in roots]
+        for subject in subjects:
+            await subject.set_up(args)
+        for number in range(1, args.rounds + 1):
+            order = subjects if number % 2 else subjects[::-1]
+            for subject in order:
+                print(f"round {number}: {subject.name} ...", file=sys.stderr, flush=True)
+                await subject.round(number, args)
+        for subject in subjects:
+            for p in subject.players:
+                await p.ws.close()
+    results = [subject.result() for subject in subjects]
     return {
-        "flooders": args.flooders, "sync_per_s": args.sync_rate, "frames_per_s": args.pings,
-        "phases": phases, "quiet": quiet_figures, "flood": flood_figures,
-        "p99_ratio": round(flood_figures["p99_ms"] / quiet_figures["p99_ms"], 2),
-        "slow_actions_s_ms": slow,
+        "started": started, "ended": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "cpus": os.cpu_count(), "flooders": args.flooders, "sync_per_s": args.sync_rate,
+        "frames_per_s": args.pings, "results": results, "slow_actions_s_ms": slow,
     }
 
 
@@ -298,6 +380,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="quiet/flood pairs")
     parser.add_argument("--pace", type=float, default=0.15, help="seconds from one action to the next")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds of flood before timing")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="a tree of another version of the server, measured alternately in the same run")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args)), indent=1))
 
