@@ -14,7 +14,13 @@ from django.conf import settings  # noqa: E402
 
 from config.body_limit import BodyLimit  # noqa: E402
 
-django_asgi_app = BodyLimit(OneHopASGIHandler(), settings.HTTP_MAX_BODY)
+_OFF = set(os.environ.get("SERVER_PATCHES_OFF", "").split(","))
+if "one_hop" in _OFF:
+    from django.core.handlers.asgi import ASGIHandler
+
+    django_asgi_app = BodyLimit(ASGIHandler(), settings.HTTP_MAX_BODY)
+else:
+    django_asgi_app = BodyLimit(OneHopASGIHandler(), settings.HTTP_MAX_BODY)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -25,9 +31,12 @@ from lobby.embedded_redis import ensure_configured  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
 
 ensure_configured()
-plain_debug_text()
-eager_writes.install()
-frame_sends.install()
+if "frame_logging" not in _OFF:
+    plain_debug_text()
+if "eager_writes" not in _OFF:
+    eager_writes.install()
+if "frame_sends" not in _OFF:
+    frame_sends.install()
 
 application = ProtocolTypeRouter(
     {
@@ -35,4 +44,5 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )
-gc_tuning.tune()
+if "gc_tuning" not in _OFF:
+    gc_tuning.tune()
