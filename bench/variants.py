@@ -8,7 +8,7 @@ order rotated every round, so the machine's drift falls on all of them alike. Th
 each variant's actions per second over the first variant's, per round and as a median.
 
     .venv/bin/python -m bench.variants --rooms 150 --ceiling 20 --alternate 6 \\
-        --variant deployed --variant stock:SERVER_PATCHES=off
+        --variant deployed --variant no_pool:DB_POOL_MAX=0
 
 Every other option is the load bench's (`--rooms`, `--processes`, `--seed`, ...).
 """
