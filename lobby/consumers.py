@@ -1,12 +1,14 @@
 """RoomConsumer: one WebSocket at a table. It binds the seat when the socket connects, parses
 frames, calls services and forwards what the room publishes. No rules logic lives here.
 
-Sockets without a seat cannot hold up the seated players' work: their database and Redis
-calls take at most `spectator_calls()` of the process's database threads at once (the rest
-wait on the event loop, not in the threads' queue ahead of an action), a spectator's
-snapshot comes from the room hub while a database read of the room is at most
-`SHARE_SECONDS` old, and an address whose socket was closed for flooding is refused
-before any of that (`socket_caps.penalized`).
+Nothing a socket reads can hold up an action: the database and Redis calls of sockets
+without a seat, and every socket's snapshot (a connect, a `sync`), take at most
+`gated_calls()` of the process's database threads at once (the rest wait on the event
+loop, not in the threads' queue ahead of an action); a spectator's snapshot comes from the
+room hub while a database read of the room is at most `SHARE_SECONDS` old; and an address
+whose socket was closed for flooding is refused before any of that
+(`socket_caps.penalized`). A crowd of spectators, a flood, or every seat of a slow table
+asking for `sync` at once then delays reads, never the moves that would make them moot.
 """
 
 from __future__ import annotations
@@ -80,22 +82,22 @@ def _db(fn: Any) -> Any:
     return functools.partial(database_threads().run, fn)
 
 
-def spectator_calls() -> int:
-    """How many database-thread calls sockets without a seat may have under way at once:
-    a third of the threads, so a crowd of them (a shared link, a flood) leaves the rest to
-    the seated players' actions."""
+def gated_calls() -> int:
+    """How many database-thread calls that are not a seat's own writes (spectators' calls,
+    snapshots) may be under way at once: a third of the threads, so a crowd of them leaves
+    the rest to the seated players' actions."""
     return max(1, int(settings.LOBBY_DB_THREADS) // 3)
 
 
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
-def _spectator_gate() -> asyncio.Semaphore:
-    """The running loop's limit on spectators' calls (one loop per process; one per test)."""
+def _gate() -> asyncio.Semaphore:
+    """The running loop's limit on gated calls (one loop per process; one per test)."""
     loop = asyncio.get_running_loop()
     gate = _gates.get(loop)
     if gate is None:
-        gate = _gates[loop] = asyncio.Semaphore(spectator_calls())
+        gate = _gates[loop] = asyncio.Semaphore(gated_calls())
     return gate
 
 
@@ -113,6 +115,12 @@ def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, di
 
 def _revision(room: dict[str, Any]) -> int:
     return int(room.get("revision", 0))
+
+
+async def _gated(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn` on a database thread, once a place under the limit on gated calls is free."""
+    async with _gate():
+        return await _db(fn)(*args, **kwargs)
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -280,11 +288,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """`fn` on a database thread; for a socket without a seat token, within the limit
-        on spectators' calls under way."""
+        on gated calls under way."""
         if self.seated:
             return await _db(fn)(*args, **kwargs)
-        async with _spectator_gate():
-            return await _db(fn)(*args, **kwargs)
+        return await _gated(fn, *args, **kwargs)
 
     def _shared_snapshot(self) -> Latest | None:
         """For a spectator, what the hub holds of the room when a database read confirmed
@@ -308,7 +315,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                     await self.send(text_data=shared.frame)
                 return
             read_at = time.monotonic()
-            room_info, number, version, view = await self._call(_snapshot, self.code, self.seat)
+            room_info, number, version, view = await _gated(_snapshot, self.code, self.seat)
             frame = None if view is None else realtime.frame_text(protocol.state_frame(version, view))
             if self.seat is None:
                 stamp = None if view is None else (number, version)

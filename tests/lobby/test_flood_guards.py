@@ -192,22 +192,34 @@ async def test_a_spectators_sync_is_answered_from_the_hub_without_a_database_que
         await table.close()
 
 
-async def test_a_seated_players_action_is_not_held_behind_spectators_database_work() -> None:
+async def test_a_seated_players_action_is_not_held_behind_reads_of_other_sockets() -> None:
     code, seats, spectator = await started_table()
-    gate = consumers._spectator_gate()
-    # Every place spectators' database calls may take is taken, as by a crowd of them.
-    for _ in range(consumers.spectator_calls()):
+    state = seats[0].latest_state()
+    assert state is not None
+    mover, other = seats[state["view"]["to_move"]], seats[1 - state["view"]["to_move"]]
+    gate = consumers._gate()
+    # Every place reads may take is taken, as by a crowd of spectators or a slow table's syncs.
+    for _ in range(consumers.gated_calls()):
         await gate.acquire()
     try:
         watcher = Table(code)
         opening = asyncio.create_task(watcher.open())
-        assert await move(seats, spectator) == 1
+        await other.send({"type": "sync"})  # a seated socket's read waits at the gate too
+        mine = mover.latest_state()
+        assert mine is not None
+        await mover.send({"type": "action", "id": "held-1", "action": mine["view"]["legal"][0]})
+        ack = await mover.until("ack")
+        assert ack["version"] == 1
+        assert (await spectator.until("state"))["version"] == 1
         assert not opening.done()  # the spectator's claim waits at the gate
     finally:
-        for _ in range(consumers.spectator_calls()):
+        for _ in range(consumers.gated_calls()):
             gate.release()
     assert (await opening)[0]
     assert (await watcher.until("state"))["version"] == 1
+    # The sync is answered once a place is free: the room, then the state it asked for.
+    await other.until("room")
+    assert (await other.until("state"))["version"] == 1
     for table in [*seats, spectator, watcher]:
         await table.close()
 
