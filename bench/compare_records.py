@@ -49,7 +49,8 @@ def main() -> None:
     for path in (args.before, args.after):
         if not path.is_file():
             parser.error(f"no record file {path}: records are not kept in git, write one with "
-                         f"`python -m games.simulate ... --record {path}` (docs/simulation.md, 'Run records')")
+                         f"`python -m games.simulate ... --record {path}` "
+                         "(docs/simulation.md, 'Run records')")
     head_a, a = read(args.before)
     head_b, b = read(args.after)
     if head_a != head_b:
