@@ -24,9 +24,9 @@ HAND_SIZES: dict[int, dict[int, int]] = {
 }
 
 SCHEMA: tuple[Option, ...] = (
-    Option("set", 12, choices=(12, 6, 9), label="Domino set",
-           choice_labels=("Double-twelve", "Double-six", "Double-nine"),
-           help="the domino set: double-12, double-6 or double-9"),
+    Option("set", 12, choices=(12, 9, 6), label="Domino set",
+           choice_labels=("Double-twelve", "Double-nine", "Double-six"),
+           help="the domino set: double-12, double-9 or double-6"),
     Option("rounds", None, minimum=1, maximum=19, nullable=True, label="Rounds",
            default_note="every double from the highest down to the double-blank",
            help="rounds to play, from the highest double down (at most the set's top double + 1)"),

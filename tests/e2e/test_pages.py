@@ -53,7 +53,7 @@ def test_home_shows_each_contested_rule_with_its_sources_and_default(page, daphn
     for game in GAMES:
         page.check(f"input[name=game][value={game['name']}]")
         page.select_option("#players", str(max(game["players"]) if 4 not in game["players"] else 4))
-        contested = [o for o in game["options"] if o.get("contested")]
+        contested = [o for o in game["options"] if o.get("sources")]
         assert page.locator("#option-list details").count() == len(contested), game["name"]
         for opt in game["options"]:
             if opt["kind"] == "choice":

@@ -1,4 +1,5 @@
-// The home page: choose a game, its player count, set and options, and create the room.
+// The home page: choose a game, its player count, set and options, and create the room. The
+// games and their options come from their one declaration in games/ (frontend/rules_data.py).
 
 import { createRoom } from "./api.js";
 import { profile, saveProfile, saveRoomSeat } from "./store.js";
@@ -72,7 +73,8 @@ function collectOptions() {
   if (g.sets.length > 1 && Number(setSelect.value) !== g.default_set) options.set = Number(setSelect.value);
   for (const field of list.querySelectorAll("[data-option]")) {
     const opt = g.options.find((o) => o.name === field.dataset.option);
-    if (opt.kind === "number") {
+    if (opt.kind === "integer") {
+      // An integer as typed; the server says what is out of range, naming the option.
       if (field.value.trim() !== "") options[opt.name] = Number(field.value);
     } else {
       const value = JSON.parse(field.value);

@@ -1,4 +1,6 @@
-// One room option as a form field, with the documents' positions on a contested rule.
+// One room option as a form field, built from the game's one option declaration (games/,
+// served as GET /api/games/): its type, range or choices, default and, for a contested
+// rule, what each of the rules documents says.
 
 import { h } from "./dom.js";
 
@@ -11,12 +13,14 @@ export function optionField(opt) {
   const label = text("label", opt.label);
   label.htmlFor = id;
   let input;
-  if (opt.kind === "number") {
+  if (opt.kind === "integer") {
     input = document.createElement("input");
     input.type = "number";
-    input.min = opt.min;
-    input.max = opt.max;
-    input.placeholder = "default";
+    input.inputMode = "numeric";
+    input.step = "1";
+    input.min = opt.minimum;
+    input.max = opt.maximum;
+    input.placeholder = opt.default === null ? "default" : String(opt.default);
     input.setAttribute("aria-describedby", `${id}-default`);
   } else {
     input = document.createElement("select");
@@ -29,16 +33,17 @@ export function optionField(opt) {
   input.id = id;
   input.dataset.option = opt.name;
   wrap.append(label, input);
-  if (opt.kind === "number") {
-    const d = text("span", `Empty: ${opt.default_label} (default)`, "hint");
+  if (opt.kind === "integer") {
+    const said = opt.default === null ? opt.default_note || "the documents' default" : String(opt.default);
+    const d = text("span", `Empty: ${said} (default); ${opt.minimum} to ${opt.maximum}`, "hint");
     d.id = `${id}-default`;
     wrap.append(d);
   }
-  if (opt.contested) {
+  if (opt.sources && opt.sources.length) {
     const details = document.createElement("details");
     details.append(text("summary", "Contested: what the documents say"));
     const ul = document.createElement("ul");
-    for (const p of opt.positions) {
+    for (const p of opt.sources) {
       const li = document.createElement("li");
       li.append(text("strong", `${p.source}: `), p.says);
       ul.append(li);
