@@ -176,7 +176,7 @@ class RoomCreateApi(APIView):
                    summary="Create a room and seat its host",
                    operation_id="room_create")
     def post(self, request: Request) -> Response:
-        data = serializers.RoomCreateIn(data=request.data)
+        data = serializers.RoomCreateIn(data=_body(request))
         data.is_valid(raise_exception=True)
         v = data.validated_data
         try:
@@ -228,7 +228,7 @@ class RoomDetailApi(APIView):
     )
     def patch(self, request: Request, code: str) -> Response:
         selectors.room_get_by_code(code)
-        data = serializers.RoomUpdateIn(data=request.data)
+        data = serializers.RoomUpdateIn(data=_body(request))
         data.is_valid(raise_exception=True)
         try:
             room = services.room_update(code, bearer_token(request), dict(data.validated_data))
@@ -243,6 +243,14 @@ class _Conflict(ConflictError):
     def __init__(self, message: str, errors: list[dict[str, str]]) -> None:
         super().__init__(message)
         self.errors = errors
+
+
+def _body(request: Request) -> Any:
+    """The request's JSON body; an empty one is refused where the operation takes one."""
+    if not int(request.META.get("CONTENT_LENGTH") or 0) and "HTTP_TRANSFER_ENCODING" not in request.META:
+        raise exceptions.ValidationError(
+            {"body": [exceptions.ErrorDetail("this operation takes a JSON body", code="required")]})
+    return request.data
 
 
 def _room_out(request: Request, room: Any, you: int | None) -> dict[str, Any]:
@@ -272,7 +280,7 @@ class SeatCreateApi(APIView):
     )
     def post(self, request: Request, code: str) -> Response:
         room = selectors.room_get_by_code(code)
-        data = serializers.SeatCreateIn(data=request.data)
+        data = serializers.SeatCreateIn(data=_body(request))
         data.is_valid(raise_exception=True)
         v = data.validated_data
         _seat_in_room(room, v.get("seat"), "seat")
@@ -300,7 +308,7 @@ class SeatDetailApi(APIView):
     def patch(self, request: Request, code: str, seat: int) -> Response:
         room = selectors.room_get_by_code(code)
         _seat_exists(room, seat)
-        data = serializers.SeatUpdateIn(data=request.data)
+        data = serializers.SeatUpdateIn(data=_body(request))
         data.is_valid(raise_exception=True)
         v = data.validated_data
         token = bearer_token(request)

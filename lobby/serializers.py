@@ -18,22 +18,24 @@ from rest_framework import serializers
 from games import options as game_options
 from lobby.services import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH
 
-#: Joiners that emoji sequences and some scripts need; every other format character
-#: (bidirectional overrides, invisible marks) could make one name pass for another.
+#: Joiners that emoji sequences and some scripts need; every other format character of the
+#: basic plane (bidirectional overrides, invisible marks) could make one name pass for
+#: another. Beyond it the format characters are the tags of flag emoji and a few scripts'
+#: marks, which a name may hold.
 _FORMAT_ALLOWED = frozenset({"\u200c", "\u200d"})
 
 
 def _refused_in_names(char: str) -> bool:
     category = unicodedata.category(char)
-    return category in {"Cc", "Cs"} or (category == "Cf" and char not in _FORMAT_ALLOWED)
+    return category in {"Cc", "Cs"} or (category == "Cf" and char not in _FORMAT_ALLOWED and char <= "\uffff")
 
 
 def _char_class(chars: list[int]) -> str:
-    """A regular-expression class of these code points as escapes both Python's `re` and the
-    schema validators read (`\\uXXXX`, `\\UXXXXXXXX`)."""
+    """A regular-expression class of these code points (all in the basic plane) as `\\uXXXX`
+    escapes, which Python's `re`, the schema validators and the generators all read."""
 
     def esc(point: int) -> str:
-        return f"\\u{point:04X}" if point <= 0xFFFF else f"\\U{point:08X}"
+        return f"\\u{point:04X}"
 
     parts: list[str] = []
     start = prev = chars[0]
@@ -46,7 +48,9 @@ def _char_class(chars: list[int]) -> str:
     return "".join(parts)
 
 
-_REFUSED = [p for p in range(sys.maxunicode + 1) if _refused_in_names(chr(p))]
+#: Lone surrogates never arrive (the JSON parser refuses them), and a schema's regular
+#: expression may not name them.
+_REFUSED = [p for p in range(sys.maxunicode + 1) if _refused_in_names(chr(p)) and not 0xD800 <= p <= 0xDFFF]
 _SPACES = [p for p in range(sys.maxunicode + 1) if chr(p).isspace() and not _refused_in_names(chr(p))]
 #: A name as the schema says it: at least one character that is not a space, none refused.
 NAME_PATTERN = f"^[^{_char_class(_REFUSED)}]*[^{_char_class(_REFUSED + _SPACES)}][^{_char_class(_REFUSED)}]*$"
@@ -108,7 +112,7 @@ class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """Refuses fields it does not know (each one named) and a body that is not an object."""
 
     def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, dict):
+        if type(data) is not dict:  # a form's QueryDict (no JSON body at all) is not one either
             raise serializers.ValidationError(
                 {"body": [serializers.ErrorDetail("the body must be a JSON object", code="not_an_object")]})
         errors: dict[str, Any] = {}

@@ -28,14 +28,15 @@ def token_new() -> str:
     return secrets.token_urlsafe(32)
 
 
-#: Joiners that emoji sequences and some scripts need; every other format character
-#: (bidirectional overrides, invisible marks) could make one name pass for another.
+#: Joiners that emoji sequences and some scripts need; every other format character of the
+#: basic plane (bidirectional overrides, invisible marks) could make one name pass for
+#: another (beyond it: the tags of flag emoji, which a name may hold; docs/api.md).
 _FORMAT_ALLOWED = frozenset({"\u200c", "\u200d"})
 
 
 def _is_control(char: str) -> bool:
     category = unicodedata.category(char)
-    return category in {"Cc", "Cs"} or (category == "Cf" and char not in _FORMAT_ALLOWED)
+    return category in {"Cc", "Cs"} or (category == "Cf" and char not in _FORMAT_ALLOWED and char <= "\uffff")
 
 
 def name_clean(name: object) -> str:

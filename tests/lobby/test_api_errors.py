@@ -6,14 +6,21 @@ One test per kind of refusal: the status, the media type, the shape, and the dat
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.test import Client
 
 from lobby.models import Match, Room, Seat
-from tests.lobby.helpers import api
 
 pytestmark = pytest.mark.django_db
+
+
+def api(client: Client, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    if body is None:
+        return getattr(client, method)(path, **headers)
+    return getattr(client, method)(path, json.dumps(body), content_type="application/json", **headers)
 
 PROBLEM = "application/problem+json"
 
