@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.conf import settings as django_settings
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
@@ -27,7 +28,12 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 from schemathesis.generation.stateful.state_machine import APIStateMachine
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    # On SQLite a request served in this thread waits on the test's own write lock.
+    pytest.mark.skipif(django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
+                       reason="the fuzz test runs on PostgreSQL (DATABASE_URL), as in CI"),
+]
 
 
 def api(client: Client, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
