@@ -184,7 +184,7 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 def summarise(config: Config, outcomes: Sequence[Outcome], count: int) -> dict[str, Any]:
-    """The JSON object of SPEC §8, with 95% Wilson intervals beside every share."""
+    """The JSON object of docs/simulation.md, "The JSON", with 95% Wilson intervals beside every share."""
     hands = sum(o.hands for o in outcomes)
     blocked = sum(o.blocked for o in outcomes)
     decided = sum(1 for o in outcomes if o.winners)
