@@ -110,6 +110,8 @@ def _operation(path: str, op: dict[str, Any]) -> None:
         op["security"] = [{}]
     if op_id == "room_create":
         responses["201"]["links"] = _links()
+    if op_id in ("match_start", "match_rematch") and "201" in responses:
+        responses["201"]["links"] = _match_links()
 
 
 def _problem_response(status: int) -> dict[str, Any]:
@@ -137,8 +139,15 @@ def _links() -> dict[str, Any]:
         "FreeSeat": {"operationId": "seat_delete", "parameters": {**code, "seat": 1}, "description": token},
         "StartMatch": {"operationId": "match_start", "parameters": code, "description": token},
         "Rematch": {"operationId": "match_rematch", "parameters": code, "description": token},
-        "MatchRecord": {"operationId": "match_record", "parameters": {**code, "number": 0},
-                        "description": token},
+    }
+
+
+def _match_links() -> dict[str, Any]:
+    """A started match's record (its finished hands) is reached by the number the start
+    answers; a new room has no match yet, so room creation links only to the room."""
+    return {
+        "MatchRecord": {"operationId": "match_record",
+                        "parameters": {"code": "$request.path.code", "number": "$response.body#/number"}},
     }
 
 

@@ -103,7 +103,6 @@ def test_every_operation_keeps_the_contract(case: Any, room: dict[str, str]) -> 
     case.call_and_validate()
 
 
-@pytest.mark.slow
 def test_the_links_chain_room_creation_to_every_operation() -> None:
     tokens: dict[str, str] = {}
 
