@@ -246,6 +246,9 @@ LOBBY_PAUSE_SECONDS = _env_float("LOBBY_PAUSE_SECONDS", 600.0)
 # Rooms with no change, no move and no player connected for this many days are deleted with
 # their matches and action logs, hourly by the sweep (0: kept forever).
 LOBBY_ROOM_IDLE_DAYS = _env_float("LOBBY_ROOM_IDLE_DAYS", 30.0)
+# An address whose socket was closed for flooding (4008) has its new sockets refused by this
+# process for this long, before any database or Redis work (0: no penalty).
+LOBBY_FLOOD_PENALTY_SECONDS = _env_float("LOBBY_FLOOD_PENALTY_SECONDS", 60.0)
 LOBBY_BOT_WORKERS = int(os.environ.get("LOBBY_BOT_WORKERS", "2"))
 LOBBY_MAX_FRAME = int(os.environ.get("LOBBY_MAX_FRAME", "4096"))
 LOBBY_MESSAGE_RATE = _env_float("LOBBY_MESSAGE_RATE", 10.0)

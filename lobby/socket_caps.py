@@ -23,7 +23,6 @@ address (deploy/haproxy.cfg) holds the same address across processes.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -81,9 +80,9 @@ CLOSE_TOO_MANY_CONNECTIONS = 4429
 CLOSE_SPECTATORS_FULL = 4409
 #: A socket closed for flooding, and a socket its address opens during the penalty.
 CLOSE_FLOODING = 4008
-#: The penalty's length, and how many addresses a process keeps at most: past that, the
+#: How many penalised addresses a process keeps at most (the length is the setting
+#: LOBBY_FLOOD_PENALTY_SECONDS): past that, the
 #: oldest penalties go first (a flood from more addresses than that is the proxy's to stop).
-PENALTY_SECONDS_DEFAULT = 60.0
 PENALTY_ADDRESSES = 100_000
 #: The address of a socket whose scope says none: never penalised (it would be every such socket).
 UNKNOWN_ADDRESS = "unknown"
@@ -191,10 +190,7 @@ def _renew_forever() -> None:
 
 
 def penalty_seconds() -> float:
-    found = getattr(settings, "LOBBY_FLOOD_PENALTY_SECONDS", None)
-    if found is None:
-        found = os.environ.get("LOBBY_FLOOD_PENALTY_SECONDS") or PENALTY_SECONDS_DEFAULT
-    return float(found)
+    return float(settings.LOBBY_FLOOD_PENALTY_SECONDS)
 
 
 def penalize(address: str, now: float | None = None) -> None:
