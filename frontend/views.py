@@ -38,6 +38,23 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
+def tv(request: HttpRequest, code: str) -> HttpResponse:
+    """The table screen for a TV: a spectator of the room (it never carries a seat's token),
+    with the room's absolute link and its QR code, drawn large, until the match starts."""
+    try:
+        found = selectors.room_get_by_code(code)
+    except RoomNotFoundError:
+        return not_found(request)
+    link = links.room_url(request, found.code)
+    # Sized by the page (a viewBox, no width): as large as the screen allows, for a sofa.
+    qr = segno.make(link, error="m").svg_inline(
+        scale=10, border=2, omitsize=True, title="QR code of the room link"
+    )
+    games = [{"name": g["name"], "title": g["title"]} for g in GAMES]
+    context = {"code": found.code, "link": link, "qr_svg": qr, "games": games}
+    return render(request, "frontend/tv.html", context)
+
+
 def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The replay of match `number` of the room: its finished hands, every hand face up
     (the positions come from the API; the page itself only needs the room to exist)."""

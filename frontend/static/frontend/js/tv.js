@@ -1,0 +1,253 @@
+// The table screen (/r/<code>/tv): the room seen from a TV across the living room. It is a
+// spectator of the room: its socket and its requests never carry a seat's token (it reads no
+// token from this browser's storage, even on the host's laptop), and a spectator's view holds
+// no hand. Before the start it shows the room's link, its QR code and the seats as they fill;
+// then the board, drawn by the game's own table module as at the table, every seat's tiles and
+// score, whose turn it is and the last move in words, through hands and rematches, no click.
+
+import { getRoom } from "./api.js";
+import { RoomSocket } from "./socket.js";
+import * as common from "./table/common.js";
+import * as line from "./table/line.js";
+import * as texas42 from "./table/texas42.js";
+import * as trains from "./table/trains.js";
+import * as ends from "./table/ends.js";
+import * as chicken from "./table/chicken.js";
+
+const { h, seatName, sideName } = common;
+const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
+const $ = (id) => document.getElementById(id);
+const app = $("tv");
+const code = app.dataset.code;
+const games = JSON.parse($("games-data").textContent);
+
+/** What the table modules read: a spectator's context (no seat, no token). */
+const ctx = { code, room: null, view: null, version: -1, seat: null, token: null, history: { dealt: {}, hands: {} }, moves: 0 };
+window.tv = ctx; // for the console and for tests
+
+const tableOf = (view) => TABLES[view.game] || ends;
+
+function setConnection(text, ok) {
+  const el = $("connection");
+  if (el.textContent !== text) el.textContent = text;
+  el.classList.toggle("down", !ok);
+}
+
+function showError(text) {
+  $("error").textContent = text;
+  $("error").hidden = !text;
+}
+
+function gameTitle(room) {
+  const g = games.find((x) => x.name === room.game);
+  return `${g ? g.title : room.game}, ${room.players} players`;
+}
+
+/** The side (score column) a seat scores for: its team where the game has teams. */
+function sideOf(view, seat) {
+  if (!view.teams) return seat;
+  const side = view.teams.findIndex((team) => team.includes(seat));
+  return side < 0 ? seat : side;
+}
+
+function renderLobby() {
+  const room = ctx.room;
+  if (!room) return;
+  const list = $("lobby-seats");
+  const items = room.seats.map((s) => {
+    const text = s.free ? "waiting for a player…" : seatName(ctx, s.seat);
+    const tag = s.free ? "" : s.ai ? "AI" : s.seat === room.host_seat ? "host" : "";
+    return h("li", { class: `tv-seat${s.free ? " free" : ""}`, "data-seat": s.seat },
+      h("span", { class: "tv-seat-no", text: `${s.seat + 1}` }), h("span", { class: "tv-seat-name", text }),
+      tag ? h("span", { class: "tv-tag", text: tag }) : "");
+  });
+  const key = JSON.stringify(room.seats.map((s) => [s.free, s.name, s.ai, s.seat === room.host_seat]));
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren(...items);
+  }
+}
+
+/** One line per seat: name, tiles held, score (marks, points), marker; who is to play. */
+function renderPlayers(table) {
+  const view = ctx.view;
+  const unit = table.scoreUnit ? table.scoreUnit(view) : "points";
+  const items = Array.from({ length: view.players }, (_, seat) => {
+    const held = view.hand_sizes?.[seat];
+    const score = view.scores?.[sideOf(view, seat)];
+    const train = view.trains?.find((t) => t.owner === seat);
+    const toMove = view.to_move === seat && !view.match_over;
+    const bits = [];
+    if (held !== undefined) bits.push(`${held} tile${held === 1 ? "" : "s"}`);
+    if (score !== undefined) bits.push(`${score} ${score === 1 && unit === "marks" ? "mark" : unit}`);
+    if (train?.marker) bits.push("marker out");
+    return h("li", { class: `tv-player${toMove ? " to-move" : ""}`, "data-seat": seat },
+      h("span", { class: "tv-player-name" }, toMove ? h("span", { class: "tv-arrow", "aria-hidden": "true", text: "▶ " }) : "",
+        seatName(ctx, seat)),
+      h("span", { class: "tv-player-info", text: bits.join(" · ") }));
+  });
+  const list = $("players");
+  const key = JSON.stringify(items.map((li) => [li.className, li.textContent]));
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren(...items);
+  }
+  const extra = [];
+  if (view.boneyard !== undefined && view.boneyard !== null && view.game !== "texas42") extra.push(`Boneyard: ${view.boneyard}`);
+  if (view.teams?.some((team) => team.length > 1)) extra.push(`Teams: ${view.teams.map((_, side) => `${sideName(ctx, side)} ${view.scores?.[side] ?? 0}`).join(" vs ")}`);
+  const target = table.targetText ? table.targetText(view, unit) : view.target ? `Playing to ${view.target} ${unit}.` : "";
+  if (target) extra.push(target);
+  $("extra").textContent = extra.join(" · ");
+}
+
+/** Mexican Train's rows at the largest tile size that shows every train in the board's height
+ * (two trains a row on a TV), through the module's own zoom. */
+const ROW_SIZES = [40, 48, 56, 68, 84, 100];
+function fitRows(board) {
+  const rows = Math.ceil(board.querySelectorAll(".train").length / 2) || 1;
+  const room = board.clientHeight - (board.querySelector(".hub")?.offsetHeight || 0)
+    - (board.querySelector(".open-trains")?.offsetHeight || 0) - 24;
+  const fits = [...ROW_SIZES].reverse().find((s) => rows * (Math.max(56, s + 16) + 6) <= room) ?? ROW_SIZES[0];
+  const now = Number(board.dataset.t) || 56;
+  if (fits !== now) trains.zoom(board, fits / now);
+}
+
+function resultWords(view) {
+  const winner = view.result?.winner;
+  const who = winner === null || winner === undefined ? null : sideName(ctx, winner);
+  const scores = (view.scores || []).map((s, side) => `${sideName(ctx, side)} ${s}`).join(", ");
+  return `${who ? `${who} won the match!` : "The match ended in a tie."} Final score: ${scores}.`;
+}
+
+function renderTable() {
+  const view = ctx.view;
+  if (!view) return;
+  const table = tableOf(view);
+  const board = $("board");
+  const last = common.lastMove(table, ctx);
+  table.board(ctx, board, { chosen: null, targets: [], onEnd: () => {}, last: last.keys,
+    size: { width: board.clientWidth, height: board.clientHeight } });
+  if (table === trains) fitRows(board);
+  renderPlayers(table);
+  let turn;
+  if (view.match_over) turn = "The match is over.";
+  else if (view.to_move === null || view.to_move === undefined) turn = `Hand ${view.hand_number + 1}`;
+  else turn = `${seatName(ctx, view.to_move)} to play${view.phase === "bidding" ? " (bidding)" : ""}`;
+  if ($("turn").textContent !== turn) $("turn").textContent = turn;
+  const lastText = last.text ? `Last move: ${last.text}.` : `Hand ${view.hand_number + 1}: the tiles are dealt.`;
+  const lastBox = $("last-move");
+  if (lastBox.textContent !== lastText) {
+    lastBox.textContent = lastText;
+    lastBox.classList.remove("fresh");
+    void lastBox.offsetWidth; // restart the short highlight
+    lastBox.classList.add("fresh");
+  }
+  const result = $("result");
+  result.hidden = !view.match_over;
+  if (view.match_over) result.textContent = `${resultWords(view)} A rematch shows here as soon as it starts.`;
+}
+
+function show() {
+  const playing = !!ctx.view;
+  $("waiting").hidden = playing;
+  $("table").hidden = !playing;
+  document.body.classList.toggle("tv-playing", playing);
+  if (ctx.room) {
+    const title = gameTitle(ctx.room);
+    if ($("tv-title").textContent !== title) {
+      $("tv-title").textContent = title;
+      document.title = `${title} · table screen · Dominoes`;
+    }
+  }
+  if (playing) renderTable();
+  else renderLobby();
+  keepAwake(playing && !ctx.view.match_over);
+}
+
+function acceptRoom(room) {
+  if (ctx.room && (room.revision ?? 0) < (ctx.room.revision ?? 0)) return;
+  const number = room.match?.number;
+  if (ctx.room?.match && number !== undefined && number !== ctx.room.match.number) {
+    // A rematch counts its versions from 0 again: a fresh connection compares them afresh.
+    ctx.socket.reopen();
+  }
+  ctx.room = room;
+  show();
+}
+
+async function refreshRoom() {
+  try {
+    acceptRoom(await getRoom(code)); // no token: the table screen is never a seat
+  } catch (err) {
+    if (err.status === 404) noSuchRoom();
+    else showError(err.message);
+  }
+}
+
+function noSuchRoom() {
+  ctx.socket?.close();
+  setConnection("No such room", false);
+  $("waiting").hidden = true;
+  $("table").hidden = true;
+  showError("There is no room at this link. Check the link, or start a new table from the home page.");
+}
+
+function onState(msg) {
+  if (msg.view.hand !== undefined) delete msg.view.hand; // never kept, never shown (a spectator gets none)
+  ctx.view = msg.view;
+  ctx.version = msg.version;
+  ctx.moves += 1;
+  show();
+}
+
+// The Screen Wake Lock API where the browser has it: the TV's screen stays on during a match.
+let wakeLock = null;
+async function keepAwake(on) {
+  if (!("wakeLock" in navigator)) return;
+  try {
+    if (on && !wakeLock && document.visibilityState === "visible") {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } else if (!on && wakeLock) {
+      await wakeLock.release();
+      wakeLock = null;
+    }
+  } catch {
+    wakeLock = null; // refused (battery saver, no user gesture yet): the screen may sleep
+  }
+}
+document.addEventListener("visibilitychange", () => keepAwake(!!ctx.view && !ctx.view.match_over));
+
+ctx.socket = new RoomSocket(code, null, {
+  status: (state, attempt, _wasRetry, closeCode, _reason, delay) => {
+    if (state === "open") {
+      setConnection("Live", true);
+      showError("");
+      refreshRoom();
+    } else if (state === "connecting" && attempt) {
+      setConnection(`Reconnecting (attempt ${attempt})…`, false);
+    } else if (state === "down") {
+      setConnection(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s`, false);
+    } else if (state === "refused" && closeCode === 4404) {
+      noSuchRoom();
+    } else if (state === "refused") {
+      setConnection("The server refused this screen: reload the page to try again.", false);
+    }
+  },
+  state: onState,
+  room: (msg) => acceptRoom(msg.room),
+});
+ctx.socket.connect();
+
+// A new size (the window moved to the TV): draw the board again for its box.
+let sized = "";
+new ResizeObserver(() => {
+  const board = $("board");
+  const size = `${board.clientWidth}x${board.clientHeight}`;
+  if (size !== sized && ctx.view) {
+    sized = size;
+    board._table = null;
+    board.replaceChildren();
+    requestAnimationFrame(renderTable);
+  }
+}).observe($("board"));
