@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
-from tests.e2e.driver import TIMEOUT_MS, add_ai, create_room, play_until, start
+from tests.e2e.driver import TIMEOUT_MS, add_ai, create_room, over, play_until, start
 from tests.e2e.test_phone_tables import serious_axe_findings
 
 pytestmark = pytest.mark.e2e
@@ -189,4 +189,32 @@ def test_the_table_screen_fits_texas_42_and_ten_seats_of_mexican_train(
     unit = "mark" if game == "texas42" else "point"
     expect(tv.locator("#players li").first).to_contain_text(unit)
     fits_a_tv(tv, f"tv-{game}-playing")
+    context.close()
+
+
+def test_the_table_screen_follows_the_final_score_and_a_rematch(browser: Any, daphne_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    host = context.new_page()
+    code = create_room(host, daphne_url, "draw", "Ann", players=2, options={"target": "5"})
+    add_ai(host, 1, "easy")
+    tv = context.new_page()
+    tv.set_viewport_size({"width": 1280, "height": 720})
+    tv.goto(f"{daphne_url}/r/{code}/tv")
+    expect(tv.locator("#lobby-seats li.free")).to_have_count(0)
+    start(host)
+    expect(tv.locator("#table")).to_be_visible()
+    play_until([host], lambda: over(host), limit_s=180)
+    expect(tv.locator("#result")).to_be_visible()
+    expect(tv.locator("#result")).to_contain_text("Final score")
+    expect(tv.locator("#turn")).to_have_text("The match is over.")
+    screenshot(tv, "tv-over-1280x720", full_page=False)
+    assert tv.evaluate(SCROLLS) == {"x": False, "y": False}
+    # The host's rematch reaches the TV with no click there.
+    host.click("#rematch")
+    tv.wait_for_function(
+        "() => window.tv.view && !window.tv.view.match_over && window.tv.view.hand_number === 0"
+    )
+    expect(tv.locator("#result")).to_be_hidden()
+    expect(tv.locator("#players li")).to_have_count(2)
     context.close()
