@@ -10,7 +10,8 @@ The memo also holds, per room, the match row of the last change this process com
 with its state (`held_get`): the next action of that room is checked and applied to them
 without reading the match, and its append tells whether they were still current (the
 action log's sequence numbers are unique, `services/matches.py`). With them, whether any
-seat may be played for at the room's revision: every change of a seat counts a revision.
+seat may be played for at the room's revision: every change of a seat or of the room counts
+a revision, so at the same revision the held room (`match.room`) and seats are as they are.
 """
 
 from __future__ import annotations

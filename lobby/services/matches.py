@@ -8,11 +8,11 @@ import functools
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import psycopg
 from django.db import IntegrityError, connection, transaction
-from django.db.models import JSONField, OuterRef, Q, Subquery
+from django.db.models import Field, JSONField, Model, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.core.actions import normalise_action
@@ -24,6 +24,7 @@ from lobby.errors import (
     IdReusedError,
     LobbyError,
     NotYourTurnError,
+    RoomNotFoundError,
     StaleVersionError,
 )
 from lobby.models import ActionRecord, Match, Room, Seat
@@ -129,13 +130,22 @@ def _action_write(
     action and the match's new columns. `held`: the match row and its state as this
     process committed them, used instead of reading the match."""
     outermost = not connection.in_atomic_block
+    sql = _action_sql(connection.vendor)
     with transaction.atomic(), _pipelined(outermost=outermost):
-        room = room_locked(code)
+        with connection.cursor() as cursor:
+            cursor.execute(sql.room_lock, [code])
+            locked = cursor.fetchone()
+        if locked is None:
+            raise RoomNotFoundError("no such room")
+        room_id, revision = locked
         state: Any = None
-        if held is not None and held.match.room_id == room.pk:
+        if held is not None and held.match.room_id == room_id and held.revision == revision:
+            # Every change of the room counts a revision: the held room is the room now.
+            room = copy.copy(held.match.room)
             match, state = copy.copy(held.match), held.state
             match.room = room
         else:
+            room = Room.objects.get(pk=room_id)
             held = None
             current = _match_current_with_seen(room, seat, client_id)
             if current is None:
@@ -162,7 +172,7 @@ def _action_write(
             state = selectors.match_state(match)
         # Every change of a seat counts a revision of the room, so what was true of the
         # seats at the held revision is true now.
-        if held is not None and held.revision == room.revision:
+        if held is not None:
             ai_may_play = held.ai_may_play
         else:
             ai_may_play = room.seats.filter(_AI_MAY_PLAY).exists()
@@ -174,18 +184,17 @@ def _action_write(
         match.result = rules.result(state)
         match.moved_at = now
         # The match's columns first, then the append: on PostgreSQL the append's answer
-        # (the new row's id) brings the update's with it, in one round trip.
-        Match.objects.filter(pk=match.pk, version=before).update(
-            version=match.version, to_move=match.to_move, moved_at=now, result=match.result
-        )
-        ActionRecord.objects.bulk_create(
-            [
-                ActionRecord(
-                    match_id=match.pk, seq=match.version, seat=seat, action=canonical,
-                    client_id=client_id, actor=actor, created_at=now,
-                )
-            ]
-        )
+        # (the new row's id) brings the update's with it, in one round trip. Both are the
+        # statements built once from the models (`_action_sql`), their values prepared by
+        # the models' fields as the ORM would.
+        match_values = (match.version, match.to_move, now, match.result, match.pk, before)
+        action_values = (match.pk, match.version, seat, canonical, client_id, actor, now)
+        with connection.cursor() as cursor:
+            cursor.execute(sql.match_update, _prepared(sql.match_fields, match_values))
+        with connection.cursor() as cursor:
+            cursor.execute(sql.action_insert, _prepared(sql.action_fields, action_values))
+            if sql.insert_returns:
+                cursor.fetchone()
         # The room info shows the match's end, and with a turn timer each deadline.
         room_shown = match.is_over or bool(room.turn_seconds)
         if room_shown:
@@ -196,6 +205,63 @@ def _action_write(
     if room_shown:
         room_info_send(room, match)
     return Ack(match.version, duplicate=False)
+
+
+class _ActionSql(NamedTuple):
+    """The action's statements, built once per database vendor from the models' tables and
+    columns: the room's lock, the match's update and the action's append."""
+
+    room_lock: str
+    match_update: str
+    match_fields: tuple[Field[Any, Any], ...]
+    action_insert: str
+    action_fields: tuple[Field[Any, Any], ...]
+    insert_returns: bool
+
+
+def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
+    return tuple(cast("Field[Any, Any]", model._meta.get_field(name)) for name in names)
+
+
+@functools.cache
+def _action_sql(vendor: str) -> _ActionSql:
+    """Compiled once, not at every action (compiling the three querysets cost more CPU than
+    the rest of the write). The lock is `select_for_update(no_key=True)`'s on PostgreSQL:
+    it excludes every other writer of the room, which locks it too; SQLite has no row
+    locks, and its IMMEDIATE transactions take the write lock at their start instead."""
+    quote = connection.ops.quote_name
+
+    def columns(fields: tuple[Field[Any, Any], ...]) -> list[str]:
+        return [quote(str(f.column)) for f in fields]
+
+    room_id, room_revision, room_code = columns(_fields(Room, ("id", "revision", "code")))
+    room_lock = f"SELECT {room_id}, {room_revision} FROM {quote(Room._meta.db_table)} WHERE {room_code} = %s"
+    features = connection.features
+    if features.has_select_for_update:
+        room_lock += " " + connection.ops.for_update_sql(no_key=features.has_select_for_no_key_update)
+    match_fields = _fields(Match, ("version", "to_move", "moved_at", "result"))
+    match_id, match_version = columns(_fields(Match, ("id", "version")))
+    sets = ", ".join(f"{column} = %s" for column in columns(match_fields))
+    match_update = (
+        f"UPDATE {quote(Match._meta.db_table)} SET {sets} WHERE {match_id} = %s AND {match_version} = %s"
+    )
+    match_fields += _fields(Match, ("id", "version"))
+    action_fields = _fields(
+        ActionRecord, ("match", "seq", "seat", "action", "client_id", "actor", "created_at")
+    )
+    names, marks = ", ".join(columns(action_fields)), ", ".join("%s" for _ in action_fields)
+    action_insert = f"INSERT INTO {quote(ActionRecord._meta.db_table)} ({names}) VALUES ({marks})"
+    # Read back, so that on PostgreSQL's pipeline a refused append (a unique index) is
+    # raised here, through Django's errors, and not at the commit.
+    insert_returns = bool(connection.features.can_return_columns_from_insert)
+    if insert_returns:
+        action_insert += " RETURNING " + columns(_fields(ActionRecord, ("id",)))[0]
+    return _ActionSql(room_lock, match_update, match_fields, action_insert, action_fields, insert_returns)
+
+
+def _prepared(fields: tuple[Field[Any, Any], ...], values: tuple[object, ...]) -> list[Any]:
+    """The values as the fields prepare them for this database (JSON, datetimes)."""
+    return [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
 
 
 def _pipelined(*, outermost: bool) -> contextlib.AbstractContextManager[object]:
