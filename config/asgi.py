@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from django.core.asgi import get_asgi_application
+from django.urls import resolve
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_handler = get_asgi_application()
@@ -26,6 +27,10 @@ from lobby.embedded_redis import ensure_configured  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
 
 ensure_configured()
+# The URL configuration (and the views, serializers and option tables it imports) is loaded
+# now, before the port opens, rather than by the first request: a load balancer's first
+# health check would otherwise wait for it, and on a busy machine time out.
+resolve("/healthz")
 
 application = ProtocolTypeRouter(
     {
