@@ -13,7 +13,7 @@ runs in fresh processes, the other version's and this one's alternately, `--repe
 and prints both and their ratio per repeat.
 
     python -m bench.ai --decisions 150
-    python -m bench.ai --game mexican_train --players 8 --against /tmp/before --repeats 3
+    python -m bench.ai --game mexican_train --players 8 --against ../before --repeats 3
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ directory holding `games/` (say, an earlier commit's `git archive`), to compare 
 of the code on the same positions.
 
     python -m bench.ai_instructions --game mexican_train --players 8 --decisions 30
-    python -m bench.ai_instructions --game texas42 --players 4 --phase bid --root /tmp/old
+    python -m bench.ai_instructions --game texas42 --players 4 --phase bid --root ../old
 
 Needs `valgrind` on the PATH; about fifty times slower than a plain run.
 """
