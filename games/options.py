@@ -17,7 +17,35 @@ from typing import Any
 from games.core.options import Option, OptionError, option_errors
 from games.engine import get_rules, names
 
-__all__ = ["Option", "OptionError", "combinations", "describe", "errors", "game_names", "game_schema"]
+__all__ = ["TABLE_OPTIONS", "Option", "OptionError", "combinations", "describe", "engine_options", "errors",
+           "game_names", "game_schema", "schema_of", "table_options"]
+
+#: Options of the table rather than of the rules: every game has them, declared here once;
+#: the server reads them, and the engine is never given them (`engine_options`), so a match's
+#: options and its record hold the rules alone.
+TABLE_OPTIONS: tuple[Option, ...] = (
+    Option("hints", False, choices=(False, True), label="Hints: a Hint button shows what the Hard AI would play",
+           choice_labels=("Off", "On"),
+           help="the seat to move may ask for the Hard AI's move and why (for learning)"),
+)
+_TABLE_NAMES = frozenset(opt.name for opt in TABLE_OPTIONS)
+
+
+def schema_of(game: str) -> tuple[Option, ...]:
+    """Every option a room of `game` takes: the game's own declaration, then the table's."""
+    return (*get_rules(game).option_schema, *TABLE_OPTIONS)
+
+
+def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A room's options less the table's: what `new_match` is given."""
+    return {name: value for name, value in options.items() if name not in _TABLE_NAMES}
+
+
+def table_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The table's options of a room, each checked value or its default (null keeps it)."""
+    given = options or {}
+    return {opt.name: opt.default if given.get(opt.name) is None else opt.check(given[opt.name])
+            for opt in TABLE_OPTIONS}
 
 
 def game_names() -> list[str]:
@@ -33,19 +61,19 @@ def describe(game: str, min_players: int = 1, max_players: int = 1 << 30) -> dic
         "name": game,
         "min_players": low,
         "max_players": high,
-        "options": [opt.describe() for opt in rules.option_schema],
+        "options": [opt.describe() for opt in schema_of(game)],
         "combinations": combinations(game, low, high),
     }
 
 
 def errors(game: str, options: object) -> list[OptionError]:
     """Every option that is refused on its own: unknown, of the wrong type, out of range."""
-    return option_errors(game, get_rules(game).option_schema, options)
+    return option_errors(game, schema_of(game), options)
 
 
 def _accepts(game: str, players: int, options: Mapping[str, Any]) -> bool:
     try:
-        get_rules(game).new_match(players, options, seed=bytes(32))
+        get_rules(game).new_match(players, engine_options(options), seed=bytes(32))
     except OptionError:
         return False
     return True
@@ -73,8 +101,7 @@ def combinations(game: str, min_players: int, max_players: int) -> list[dict[str
     `{"players": [low, high], "set": value or None, "options": {name: allowed}}`, where
     `allowed` is `{"choices": [...]}` or `{"minimum", "maximum"}`, each with `"null"` (null
     accepted, meaning the default). A game without a `set` option has `"set": None`."""
-    rules = get_rules(game)
-    schema = rules.option_schema
+    schema = schema_of(game)
     set_option = next((opt for opt in schema if opt.name == "set"), None)
     sets: tuple[Any, ...] = set_option.choices or () if set_option is not None else (None,)
     out: list[dict[str, Any]] = []
@@ -112,7 +139,7 @@ def game_schema(game: str, min_players: int, max_players: int) -> list[dict[str,
     """The OpenAPI 3.0 schemas of `{"players": n, "options": {...}}` for `game`, one per
     combination: exactly what the engine accepts for a new room (each option alone and the
     options together)."""
-    declared = {opt.name: opt for opt in get_rules(game).option_schema}
+    declared = {opt.name: opt for opt in schema_of(game)}
     branches: list[dict[str, Any]] = []
     for combo in combinations(game, min_players, max_players):
         low, high = combo["players"]

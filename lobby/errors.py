@@ -55,6 +55,12 @@ class RateLimitedError(LobbyError):
     code = "rate_limited"
 
 
+class HintsOffError(LobbyError):
+    """A hint asked for in a room whose `hints` option is off."""
+
+    code = "hints_off"
+
+
 class IdReusedError(LobbyError):
     """An action id this seat already used for another action: ids are bound to actions."""
 

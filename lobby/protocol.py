@@ -29,6 +29,7 @@ ERROR_CODES = (
     "unauthorized",
     "rate_limited",
     "id_reused",
+    "hints_off",
     "internal_error",
 )
 
@@ -70,13 +71,21 @@ class PingMessage:
     pass
 
 
-Inbound = ActionMessage | SyncMessage | ChatMessage | PingMessage
+@dataclass(frozen=True, slots=True)
+class HintMessage:
+    """The seat to move asks what the Hard AI would play (room option `hints`)."""
+
+    id: str
+
+
+Inbound = ActionMessage | SyncMessage | ChatMessage | PingMessage | HintMessage
 
 _FIELDS: dict[str, frozenset[str]] = {
     "action": frozenset({"type", "id", "action", "version"}),
     "sync": frozenset({"type"}),
     "chat": frozenset({"type", "text", "phrase"}),
     "ping": frozenset({"type"}),
+    "hint": frozenset({"type", "id"}),
 }
 
 
@@ -110,6 +119,10 @@ def parse_inbound(text: str, chat_max_length: int) -> Inbound:
         if version is not None and (type(version) is not int or version < 0):
             raise InboundError('"version" is a whole number of at least 0', msg_id)
         return ActionMessage(msg_id, action, version)
+    if kind == "hint":
+        if msg_id is None:
+            raise InboundError(f'a hint needs an "id": a string of 1 to {MAX_ID_LENGTH} characters')
+        return HintMessage(msg_id)
     if kind == "chat":
         return _parse_chat(data, chat_max_length)
     if kind == "ping":
@@ -194,6 +207,11 @@ def state_frame(version: int, view: dict[str, Any]) -> dict[str, Any]:
 
 def ack_frame(msg_id: str, version: int) -> dict[str, Any]:
     return {"type": "ack", "id": msg_id, "version": version}
+
+
+def hint_frame(msg_id: str, action: dict[str, Any], why: str) -> dict[str, Any]:
+    """The answer to a `hint`, for the asking connection only."""
+    return {"type": "hint", "id": msg_id, "action": action, "why": why}
 
 
 def error_frame(code: str, message: str, msg_id: str | None = None) -> dict[str, Any]:

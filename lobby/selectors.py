@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import get_rules
+from games.options import engine_options
 from lobby import state_cache
 from lobby.errors import RoomNotFoundError
 from lobby.models import ActionRecord, Match, Room, Seat
@@ -96,7 +97,7 @@ def table_snapshot(code: str, seat: int | None) -> tuple[Room, Match | None, int
 def teams_of(game: str, players: int, options: dict[str, Any]) -> list[list[int]] | None:
     """The seats of each team when the game is played in partnership, else None: the lobby
     draws the teams before the match, as the engine will deal them."""
-    teams = _teams(game, players, json.dumps(options, sort_keys=True))
+    teams = _teams(game, players, json.dumps(engine_options(options), sort_keys=True))
     return None if teams is None else [list(team) for team in teams]
 
 

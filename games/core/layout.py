@@ -67,7 +67,9 @@ EMPTY = Layout()
 #: ran for months on the large sets) layouts are built afresh, still correct, and memory
 #: stays bounded.
 _INTERNED: dict[tuple[tuple[int, int, int, int], int, int, int, int], Layout] = {}
-_INTERN_CAP = 30_000
+#: The most layouts interned. Read at every intern, so a process with less memory to spare
+#: (or a test of the path past the cap) may lower it; the layouts already kept stay.
+INTERN_CAP = 30_000
 _LEADS: dict[int, Layout] = {}
 
 
@@ -78,7 +80,7 @@ def _layout(ends: tuple[int, int, int, int], doubles: int, used: int, spinner: i
     layout = _INTERNED.get(key)
     if layout is None:
         layout = Layout(ends, doubles, used, spinner, waiting)
-        if len(_INTERNED) < _INTERN_CAP:
+        if len(_INTERNED) < INTERN_CAP:
             _INTERNED[key] = layout
     return layout
 
@@ -115,7 +117,7 @@ def place(layout: Layout, end: int, outer: int, double: bool, spinner: bool) -> 
     found = layout.after.get(key)
     if found is None:
         found = _placed(layout, end, outer, double, spinner)
-        if len(_INTERNED) < _INTERN_CAP:  # past the cap nothing more is kept
+        if len(_INTERNED) < INTERN_CAP:  # past the cap nothing more is kept
             layout.after[key] = found
     return found
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.core.options import OptionError
 from games.engine import get_rules, names
+from games.options import engine_options, table_options
 from lobby import realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, UnauthorizedError
 from lobby.models import Match, Room, Seat
@@ -70,7 +71,8 @@ def name_distinct(name: str, taken: Iterable[str]) -> str:
 
 
 def options_resolve(game: str, players: object, options: object) -> dict[str, Any]:
-    """The engine's resolved options; BadOptionError naming the option the engine refused."""
+    """The engine's resolved options and the table's (`games.options.TABLE_OPTIONS`, which the
+    engine is never given); BadOptionError naming the option refused."""
     try:
         rules = get_rules(game)
     except (ValueError, ImportError):
@@ -81,12 +83,14 @@ def options_resolve(game: str, players: object, options: object) -> dict[str, An
         )
     if not isinstance(options, dict):
         raise BadOptionError("options must be a JSON object", "options")
+    engine = engine_options(options)
     try:
-        state = rules.new_match(players, options, seed=bytes(32))
+        state = rules.new_match(players, engine, seed=bytes(32))
+        table = table_options(options)
     except OptionError as exc:
         raise BadOptionError(str(exc), exc.option, exc.code) from None
-    resolved: dict[str, Any] = rules.view(state, None).get("options", dict(options))
-    return resolved
+    resolved: dict[str, Any] = rules.view(state, None).get("options", engine)
+    return {**resolved, **table}
 
 
 def room_locked(code: str) -> Room:

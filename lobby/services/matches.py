@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
+from games.options import engine_options
 from lobby import realtime, selectors, state_cache
 from lobby.background import background
 from lobby.errors import (
@@ -62,13 +63,14 @@ def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match
                 seat.disconnected_at = now
         rules = get_rules(room.game)
         seed = secrets.token_bytes(32)
-        state = rules.new_match(room.players, room.options, seed=seed)
+        options = engine_options(room.options)
+        state = rules.new_match(room.players, options, seed=seed)
         match = Match.objects.create(
             room=room,
             number=0 if previous is None else previous.number + 1,
             game=room.game,
             players=room.players,
-            options=room.options,
+            options=options,
             seed=seed,
             seats=[{"name": s.name, "ai": s.ai_level or None} for s in sorted(seats, key=lambda s: s.index)],
             version=0,

@@ -114,7 +114,7 @@ def test_past_the_memory_caps_the_moves_are_the_same(monkeypatch: pytest.MonkeyP
 
     rules = rules_of("allfives")
     before = [rules.legal_actions(s) for s in positions(rules, 3, {"set": 9}, 5, 1)]
-    monkeypatch.setattr(layout_module, "_INTERN_CAP", 0)
+    monkeypatch.setattr(layout_module, "INTERN_CAP", 0)
     states = positions(rules, 3, {"set": 9}, 5, 1)
     assert [rules.legal_actions(s) for s in states] == before
     for state in states[:-1]:

@@ -77,4 +77,5 @@ def test_each_combination_is_what_the_engine_accepts(game) -> None:
                             rules.new_match(players, {**base, **needs, name: allowed["maximum"] + 1},
                                             seed=bytes(32))
                 for choice in allowed.get("choices", []):
-                    rules.new_match(players, {**base, **needs, name: choice}, seed=bytes(32))
+                    given = {**base, **needs, name: choice}
+                    rules.new_match(players, options.engine_options(given), seed=bytes(32))
