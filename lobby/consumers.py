@@ -29,7 +29,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from lobby import bots, presence, protocol, realtime, selectors, services, socket_caps
+from lobby import bots, hints, presence, protocol, realtime, selectors, services, socket_caps
 from lobby.client_address import socket_address
 from lobby.db_threads import database_threads
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
@@ -353,6 +353,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 await self._send_snapshot(with_room=True)
             elif isinstance(inbound, protocol.ChatMessage):
                 await self._chat(inbound)
+            elif isinstance(inbound, protocol.HintMessage):
+                msg_id = inbound.id
+                await self._hint(inbound)
             else:
                 await self.send(text_data=PONG)
         except Exception as exc:
@@ -402,6 +405,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             held_room, self.held_room = self.held_room, None
             if held_room is not None:
                 await self._room_forward(held_room)
+
+    async def _hint(self, inbound: protocol.HintMessage) -> None:
+        """Hard's move for this seat, to this connection only (`lobby/hints.py`)."""
+        if self.seat is None:
+            raise UnauthorizedError("spectators cannot ask for hints: join a seat")
+        key, game, view = await _db(hints.hint_view)(self.code, self.seat)
+        action, why = await hints.hints().answer(key, game, view)
+        await self.send_json(protocol.hint_frame(inbound.id, action, why))
 
     async def _chat(self, inbound: protocol.ChatMessage) -> None:
         if self.seat is None:

@@ -1,0 +1,101 @@
+"""Hints (the room option `hints`): the Hard AI's move for the seat to move, and why.
+
+A hint is worked out from the seat's own view and nothing else (`games.ai.advice.advise`
+is given `rules.view(state, seat)`, exactly what the bots get), with a fixed seed, so it is
+a pure function of that view: the answer for a (room, match, version, seat) is kept, and
+asking again, or a flood of asks, costs no second search.
+
+The view is read on a database thread; the search runs on this process's one hint thread,
+never on the event loop and never in the bots' workers, so a hint delays no AI move and no
+other room's frames (docs/protocol.md, "Hints").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from games.ai.advice import advise
+from games.engine import get_rules
+from games.options import table_options
+from lobby import selectors
+from lobby.errors import HintsOffError, NotYourTurnError
+
+#: The seed of every hint: a hint depends on the view alone.
+HINT_SEED = b"dominoes hint"
+#: Hints kept, the newest last: one per seat and version asked.
+KEPT = 512
+
+Key = tuple[str, int, int, int]
+
+
+class Hints:
+    """This process's hint thread and the hints it has given."""
+
+    def __init__(self) -> None:
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="lobby-hint")
+        self._kept: OrderedDict[Key, tuple[dict[str, Any], str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    async def answer(self, key: Key, game: str, view: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """Hard's action for `view` and the sentence saying why; computed once per key."""
+        with self._lock:
+            found = self._kept.get(key)
+        if found is not None:
+            return found
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(self.pool, _advise, game, view)
+        with self._lock:
+            self._kept[key] = found
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return found
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=True)
+
+
+def _advise(game: str, view: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    advice = advise(get_rules(game), view, seed=HINT_SEED)
+    return dict(advice.action), advice.why
+
+
+def hint_view(code: str, seat: int) -> tuple[Key, str, dict[str, Any]]:
+    """What a hint is worked out from: its key, the game and the seat's view now.
+
+    `HintsOffError` when the room's `hints` option is off, `NotYourTurnError` when the seat
+    is not the one to move (or no match is being played)."""
+    room, match, version, view = selectors.table_snapshot(code, seat)
+    if not table_options(room.options)["hints"]:
+        raise HintsOffError("hints are off at this table: the host turns them on in the room's options")
+    if match is None or view is None or match.is_over:
+        raise NotYourTurnError("no hand is being played: a hint is for the seat to move")
+    if match.to_move != seat or not view.get("legal"):
+        raise NotYourTurnError("it is not your turn: a hint is for the seat to move")
+    return (room.code, match.number, version, seat), match.game, view
+
+
+_hints: Hints | None = None
+_lock = threading.Lock()
+
+
+def hints() -> Hints:
+    """The process's hint thread, started on the first hint."""
+    global _hints
+    if _hints is None:
+        with _lock:
+            if _hints is None:
+                _hints = Hints()
+    return _hints
+
+
+def hints_shutdown() -> None:
+    """End the hint thread; the next hint starts a new one (tests)."""
+    global _hints
+    with _lock:
+        if _hints is not None:
+            _hints.shutdown()
+            _hints = None
