@@ -120,6 +120,8 @@ def combinations(game: str, min_players: int, max_players: int) -> list[dict[str
                 if opt.name == "set":
                     continue
                 rest = {k: v for k, v in base.items() if k != opt.name}
+                if opt.requires is not None:
+                    rest[opt.requires] = True  # the values it allows once the option it refines is on
                 null = _accepts(game, players, {**rest, opt.name: None})
                 if opt.choices is not None:
                     choices = [c for c in opt.choices if _accepts(game, players, {**rest, opt.name: c})]
@@ -132,6 +134,20 @@ def combinations(game: str, min_players: int, max_players: int) -> list[dict[str
                 out[-1]["players"][1] = players
             else:
                 out.append({"players": [players, players], "set": top, "options": allowed})
+    return out
+
+
+def _requirements(schema: Any, props: dict[str, Any]) -> list[dict[str, Any]]:
+    """An option that refines another (`Option.requires`) takes a value other than its default
+    only with that option on: one `anyOf` per such option, in OpenAPI 3.0's words."""
+    out: list[dict[str, Any]] = []
+    for opt in schema:
+        if opt.requires is None or opt.name not in props or callable(opt.default):
+            continue
+        out.append({"anyOf": [
+            {"properties": {opt.requires: {"type": "boolean", "enum": [True]}}, "required": [opt.requires]},
+            {"properties": {opt.name: {**props[opt.name], "enum": [opt.default, None], "nullable": True}}},
+        ]})
     return out
 
 
@@ -172,6 +188,9 @@ def game_schema(game: str, min_players: int, max_players: int) -> list[dict[str,
         options: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
         if required:
             options["required"] = required
+        needs = _requirements(declared.values(), props)
+        if needs:
+            options["allOf"] = needs
         branches.append({
             "players": {"type": "integer", "minimum": low, "maximum": high},
             "options": options,

@@ -71,6 +71,9 @@ class Option:
     #: Whether the room form offers it (an option that changes nothing in a game, such as
     #: Block's boneyard reserve, is still accepted but not offered).
     shown: bool = True
+    #: The yes/no option this one refines, which must be on for any value but the default
+    #: (42's `nello_doubles` needs `nello`): otherwise `does_not_fit`, naming this option.
+    requires: str | None = None
 
     @property
     def kind(self) -> str:
@@ -127,6 +130,8 @@ class Option:
             out["sources"] = [{"source": s.source, "says": s.says} for s in self.sources]
         if self.players is not None:
             out["players"] = list(self.players)
+        if self.requires is not None:
+            out["requires"] = self.requires
         out["shown"] = self.shown
         return out
 
@@ -220,6 +225,13 @@ def resolve_options(
             out[opt.name] = opt.check(given[opt.name])
         else:
             out[opt.name] = opt.default_for(players)
+    for opt in schema:
+        if opt.requires is not None and out[opt.name] != opt.default_for(players) \
+                and out.get(opt.requires) is not True:
+            raise OptionError(
+                opt.name, "does_not_fit",
+                f"option {opt.name!r} is a choice of {opt.requires!r}: it needs {opt.requires!r} "
+                f"set to true (or leave {opt.name!r} at its default, {_show(opt.default_for(players))})")
     if derive is not None:
         derive(out, players)
     return out

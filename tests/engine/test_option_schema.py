@@ -25,6 +25,10 @@ from games.engine import get_rules, names
         ("texas42", 3, {}, "players", "players"),
         ("mexican_train", 2, {"set": 6, "rounds": 9}, "rounds", "does_not_fit"),
         ("chicken_foot", 8, {}, "set", "does_not_fit"),
+        ("texas42", 4, {"nello_doubles": "low"}, "nello_doubles", "does_not_fit"),
+        ("texas42", 4, {"nello": False, "nello_min_marks": 2}, "nello_min_marks", "does_not_fit"),
+        ("texas42", 4, {"nello_doubles": "middle"}, "nello_doubles", "not_a_choice"),
+        ("texas42", 4, {"plunge": 1}, "plunge", "wrong_type"),
     ],
 )
 def test_a_refused_option_is_an_option_error_with_its_name_and_code(game, players, given, name, code) -> None:
@@ -69,6 +73,9 @@ def test_each_combination_is_what_the_engine_accepts(game) -> None:
             for name, allowed in combo["options"].items():
                 needs = {k: v["minimum"] for k, v in combo["options"].items()
                          if k != name and not v["null"] and "minimum" in v}
+                refines = next(o.requires for o in options.schema_of(game) if o.name == name)
+                if refines is not None:
+                    needs[refines] = True
                 if "maximum" in allowed and allowed["maximum"] is not None:
                     rules.new_match(players, {**base, **needs, name: allowed["maximum"]}, seed=bytes(32))
                     declared = next(o for o in rules.option_schema if o.name == name)
@@ -79,3 +86,15 @@ def test_each_combination_is_what_the_engine_accepts(game) -> None:
                 for choice in allowed.get("choices", []):
                     given = {**base, **needs, name: choice}
                     rules.new_match(players, options.engine_options(given), seed=bytes(32))
+
+
+def test_an_option_that_refines_another_is_free_once_that_one_is_on() -> None:
+    """`nello_doubles` at its default needs nothing; another value needs `nello`, and the
+    API's schema says so with an `anyOf` (so a schema-valid body is one the engine accepts)."""
+    rules = get_rules("texas42")
+    rules.new_match(4, {"nello_doubles": "high", "nello_min_marks": 0}, seed=bytes(32))
+    rules.new_match(4, {"nello": True, "nello_doubles": "own_suit", "nello_min_marks": 2}, seed=bytes(32))
+    (branch,) = options.game_schema("texas42", 4, 4)
+    constrained = {next(iter(c["anyOf"][1]["properties"])) for c in branch["options"]["allOf"]}
+    assert constrained == {"nello_doubles", "nello_min_marks"}
+    assert options.describe("texas42")["options"][7]["requires"] == "nello"
