@@ -14,11 +14,13 @@ ACTION_KEYS: dict[str, frozenset[str]] = {
     "draw": frozenset({"type"}),
     "pass": frozenset({"type"}),
     "end_turn": frozenset({"type"}),
-    "bid": frozenset({"type", "value"}),
+    "bid": frozenset({"type", "value", "contract"}),
     "trump": frozenset({"type", "suit"}),
 }
 
-TRUMP_NAMES = frozenset({"doubles", "follow_me", "nello"})
+TRUMP_NAMES = frozenset({"doubles", "follow_me", "nello", "sevens"})
+#: 42's bids whose partner names trumps (docs/rules-texas42.md, "Plunge and splash").
+CONTRACT_NAMES = frozenset({"plunge", "splash"})
 
 
 def normalise_action(raw: object) -> Action:
@@ -52,7 +54,13 @@ def normalise_action(raw: object) -> Action:
         value = raw.get("value")
         if type(value) is not int:
             raise MalformedAction(f"a bid needs a whole-number \"value\", not {value!r}")
-        return {"type": "bid", "value": value}
+        if "contract" not in raw:
+            return {"type": "bid", "value": value}
+        contract = raw["contract"]
+        if not isinstance(contract, str) or contract not in CONTRACT_NAMES:
+            raise MalformedAction(
+                f"a bid's contract is one of {', '.join(sorted(CONTRACT_NAMES))}, not {contract!r}")
+        return {"type": "bid", "value": value, "contract": contract}
     if kind == "trump":
         suit = raw.get("suit")
         if type(suit) is int and 0 <= suit <= 6:

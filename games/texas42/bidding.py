@@ -48,6 +48,23 @@ def legal_bids(standing: int | None) -> list[int]:
     return [standing + MARK]
 
 
+PLUNGE_DOUBLES = 4
+SPLASH_DOUBLES = 3
+
+
+def plunge_value(standing: int | None) -> int:
+    """A plunge's bid: four marks, or two marks more than a standing bid of three or more."""
+    marks = 0 if standing is None else bid_marks(standing)
+    return MARK * max(4, marks + 2)
+
+
+def splash_value(standing: int | None) -> int | None:
+    """A splash's bid: two marks, or three over a standing bid of two; none over three marks."""
+    if standing is None or standing < TWO_MARKS:
+        return TWO_MARKS
+    return TWO_MARKS + MARK if standing == TWO_MARKS else None
+
+
 def may_pass(bids: Bids, force: bool) -> bool:
     """Passing is allowed except for the last seat under `force` when all the others passed."""
     return not (force and len(bids) == 3 and high_bid(bids) is None)

@@ -12,11 +12,24 @@ from functools import lru_cache
 from games.core.actions import Action
 from games.core.fairness import commitment, deal, hand_seed, shuffle
 from games.core.tiles import Tile, full_set, make_tile
-from games.texas42.bidding import PASS, explain_bid, high_bid, legal_bids, may_pass
+from games.texas42.bidding import (
+    PASS,
+    PLUNGE_DOUBLES,
+    SPLASH_DOUBLES,
+    explain_bid,
+    high_bid,
+    legal_bids,
+    may_pass,
+    plunge_value,
+    splash_value,
+)
 from games.texas42.marks import MADE, THROWN_IN, award, decide
 from games.texas42.state import (
     NELLO,
+    PLUNGE,
     SEATS,
+    SEVENS_CHOICE,
+    SPLASH,
     Config,
     Hand,
     Outcome,
@@ -26,6 +39,8 @@ from games.texas42.state import (
     trump_suit,
 )
 from games.texas42.tricks import (
+    DOUBLES_SUIT,
+    SEVENS,
     TRICKS,
     led_suit,
     legal_plays,
@@ -75,6 +90,45 @@ def bidder(hand: Hand) -> int | None:
     return None if best is None else best[0]
 
 
+def contract(hand: Hand) -> str | None:
+    """"plunge" or "splash" when the standing bid is one, else None."""
+    best = high_bid(hand.bids)
+    if best is None:
+        return None
+    return next((name for seat, name in hand.contracts if seat == best[0]), None)
+
+
+def trump_namer(hand: Hand) -> int | None:
+    """Who names trumps (and leads the first trick): the bidder, or after a plunge or a splash
+    the bidder's partner."""
+    seat = bidder(hand)
+    if seat is None or contract(hand) is None:
+        return seat
+    return (seat + 2) % SEATS
+
+
+def doubles_held(tiles: tuple[Tile, ...]) -> int:
+    return sum(1 for t in tiles if t.low == t.high)
+
+
+def contract_bids(state: Texas42State, seat: int) -> list[tuple[int, str]]:
+    """The plunge and splash bids `seat` may make now: (value, name), splash first."""
+    config = state.config
+    hand = state.hand
+    if not (config.plunge or config.splash):
+        return []
+    best = high_bid(hand.bids)
+    standing = None if best is None else best[1]
+    doubles = doubles_held(hand.hands[seat])
+    out: list[tuple[int, str]] = []
+    value = splash_value(standing)
+    if config.splash and doubles >= SPLASH_DOUBLES and value is not None:
+        out.append((value, SPLASH))
+    if config.plunge and doubles >= PLUNGE_DOUBLES:
+        out.append((plunge_value(standing), PLUNGE))
+    return out
+
+
 def sitting_out(hand: Hand) -> int | None:
     """The nello bidder's partner, who plays no tile."""
     if hand.trump != NELLO:
@@ -91,7 +145,7 @@ def leader(hand: Hand) -> int | None:
         return hand.trick[0][0]
     if hand.tricks:
         return hand.tricks[-1].winner
-    return bidder(hand)
+    return trump_namer(hand)
 
 
 def tricks_won(hand: Hand) -> tuple[int, int]:
@@ -115,7 +169,7 @@ def to_move(state: Texas42State) -> int | None:
     if len(hand.bids) < SEATS:
         return (hand.shuffler + 1 + len(hand.bids)) % SEATS
     if hand.trump is None:
-        return bidder(hand)
+        return trump_namer(hand)
     if not hand.trick:
         return leader(hand)
     seat = (hand.trick[-1][0] + 1) % SEATS
@@ -128,13 +182,21 @@ def legal_actions(state: Texas42State) -> list[Action]:
     if current == BIDDING:
         best = high_bid(hand.bids)
         actions: list[Action] = [{"type": "pass"}] if may_pass(hand.bids, state.config.force) else []
-        return actions + [{"type": "bid", "value": v} for v in legal_bids(None if best is None else best[1])]
+        actions += [{"type": "bid", "value": v} for v in legal_bids(None if best is None else best[1])]
+        seat = to_move(state)
+        assert seat is not None
+        specials = contract_bids(state, seat)
+        return actions + [{"type": "bid", "value": v, "contract": name} for v, name in specials]
     if current == TRUMP:
-        return [{"type": "trump", "suit": choice} for choice in state.config.trump_choices()]
+        best = high_bid(hand.bids)
+        assert best is not None
+        choices = state.config.trump_choices(best[1], contract(hand))
+        return [{"type": "trump", "suit": choice} for choice in choices]
     if current == PLAYING:
         seat = to_move(state)
         assert seat is not None
-        plays = legal_plays(hand.hands[seat], [t for _, t in hand.trick], trump_suit(hand.trump))
+        trump = trump_suit(hand.trump, state.config)
+        plays = legal_plays(hand.hands[seat], [t for _, t in hand.trick], trump)
         return [{"type": "play", "tile": [t.low, t.high]} for t in plays]
     return []
 
@@ -149,6 +211,8 @@ def advance(state: Texas42State, action: Action) -> Texas42State:
     if kind in ("bid", "pass"):
         value = action["value"] if kind == "bid" else PASS
         hand = replace(hand, bids=(*hand.bids, (seat, value)))
+        if "contract" in action:
+            hand = replace(hand, contracts=(*hand.contracts, (seat, action["contract"])))
         if len(hand.bids) == SEATS and high_bid(hand.bids) is None:
             return _finish(state, replace(hand, outcome=Outcome(THROWN_IN, None, 0, False)))
         return state.with_hand(hand)
@@ -165,18 +229,19 @@ def _play(state: Texas42State, seat: int, tile: Tile) -> Texas42State:
     if len(trick) < (SEATS - 1 if hand.trump == NELLO else SEATS):
         return state.with_hand(Hand(
             hand.number, hand.seed, hand.commitment, hand.dealt, tuple(hands), hand.bids, hand.trump,
-            hand.tricks, trick,
+            hand.tricks, trick, None, hand.contracts,
         ))
     tiles = [t for _, t in trick]
-    winner = trick[winning_index(tiles, trump_suit(hand.trump))][0]
-    done = Trick(trick, winner, trick_points(tiles))
-    hand = Hand(
-        hand.number, hand.seed, hand.commitment, hand.dealt, tuple(hands), hand.bids, hand.trump,
-        (*hand.tricks, done), (),
-    )
     best = high_bid(hand.bids)
     assert best is not None
     side = side_of(best[0])
+    favoured = [side_of(s) == side for s, _ in trick] if hand.trump == SEVENS_CHOICE else ()
+    winner = trick[winning_index(tiles, trump_suit(hand.trump, state.config), favoured)][0]
+    done = Trick(trick, winner, trick_points(tiles))
+    hand = Hand(
+        hand.number, hand.seed, hand.commitment, hand.dealt, tuple(hands), hand.bids, hand.trump,
+        (*hand.tricks, done), (), None, hand.contracts,
+    )
     taken = points_taken(hand)
     won = tricks_won(hand)
     result = decide(
@@ -222,6 +287,8 @@ def explain_illegal(state: Texas42State, action: Action) -> str:
     if current == BIDDING:
         if kind == "bid":
             best = high_bid(hand.bids)
+            if "contract" in action:
+                return _explain_contract(state, action["contract"], action["value"])
             return explain_bid(action["value"], None if best is None else best[1])
         if kind == "pass":
             return "the other three seats passed: the shuffler must bid at least 30"
@@ -230,9 +297,9 @@ def explain_illegal(state: Texas42State, action: Action) -> str:
         return f"the hand is in the bidding: bid or pass; {later}"
     if current == TRUMP:
         if kind == "trump":
-            option = {"doubles": "doubles_trump"}.get(action["suit"], action["suit"])
-            return f"naming {action['suit']} needs the room option {option!r}"
-        return "the bidding is over: the high bidder must name trumps first"
+            return _explain_trump(state, action["suit"])
+        return ("the bidding is over: the high bidder (after a plunge or a splash, the partner) "
+                "must name trumps first")
     if kind != "play":
         return f"the bidding is over and trumps are named: play a tile, not {kind}"
     if "end" in action:
@@ -243,7 +310,45 @@ def explain_illegal(state: Texas42State, action: Action) -> str:
     held = hand.hands[seat]
     if tile not in held:
         return f"you do not hold {tile.label()}"
-    trump = trump_suit(hand.trump)
-    suit = led_suit(hand.trick[0][1], trump)
+    trump = trump_suit(hand.trump, state.config)
     following = " ".join(t.label() for t in legal_plays(held, [t for _, t in hand.trick], trump))
-    return f"you must follow suit: {SUIT_NAMES[suit]} were led and you hold {following}"
+    if trump == SEVENS:
+        return f"in sevens each seat plays its tile closest to seven pips: you hold {following}"
+    suit = led_suit(hand.trick[0][1], trump)
+    name = "doubles" if suit == TRICKS and trump == DOUBLES_SUIT else SUIT_NAMES[suit]
+    return f"you must follow suit: {name} were led and you hold {following}"
+
+
+def _explain_contract(state: Texas42State, name: str, value: int) -> str:
+    """Why a plunge or splash bid is refused: the option, the doubles held, or its value."""
+    if not getattr(state.config, name):
+        return f"a {name} bid needs the room option {name!r}"
+    seat = to_move(state)
+    assert seat is not None
+    need = PLUNGE_DOUBLES if name == PLUNGE else SPLASH_DOUBLES
+    held = doubles_held(state.hand.hands[seat])
+    if held < need:
+        return f"a {name} needs at least {need} doubles in your hand; you hold {held}"
+    open_value = {n: v for v, n in contract_bids(state, seat)}.get(name)
+    if open_value is None:
+        return f"a {name} is two or three marks: it cannot beat the standing bid"
+    return f"a {name} here is a bid of {open_value}, not {value}"
+
+
+def _explain_trump(state: Texas42State, suit: object) -> str:
+    """Why a trump name is refused: its option is off, or the bid does not allow it."""
+    hand = state.hand
+    config = state.config
+    option = {"doubles": "doubles_trump"}.get(str(suit), str(suit))
+    if suit in ("doubles", "follow_me", "nello", "sevens") and not getattr(config, option):
+        return f"naming {suit} needs the room option {option!r}"
+    best = high_bid(hand.bids)
+    assert best is not None
+    if contract(hand) is not None:
+        return (f"after a {contract(hand)} the partner names trumps for a side that must take "
+                f"every trick: not {suit}")
+    if suit == NELLO:
+        return (f"nello needs a winning bid of at least {config.nello_min_marks} mark"
+                f"{'s' if config.nello_min_marks > 1 else ''} ({42 * config.nello_min_marks}), "
+                f"not {best[1]} (room option 'nello_min_marks')")
+    return f"sevens needs a winning bid of at least 42, not {best[1]}"

@@ -14,12 +14,18 @@ from typing import Any
 from games.core.options import resolve_options
 from games.core.tiles import Tile, make_tile
 from games.texas42.options import SCHEMA
-from games.texas42.tricks import DOUBLES, TrumpSuit
+from games.texas42.tricks import DOUBLES, DOUBLES_LOW, DOUBLES_SUIT, SEVENS, TrumpSuit
 
 FOLLOW_ME = "follow_me"
 NELLO = "nello"
+SEVENS_CHOICE = "sevens"
+PLUNGE = "plunge"
+SPLASH = "splash"
+#: The bids whose bidder names no trumps: the partner does, and leads.
+CONTRACTS = (PLUNGE, SPLASH)
 SEATS = 4
 TEAMS = ((0, 2), (1, 3))
+MARK = 42
 
 #: A named trump: a suit 0..6, or "doubles", "follow_me" or "nello" where those options are on.
 TrumpChoice = int | str
@@ -34,11 +40,24 @@ class Config:
     doubles_trump: bool = False
     follow_me: bool = False
     nello: bool = False
+    forced_bid: bool = False
+    nello_doubles: str = "high"
+    nello_min_marks: int = 0
+    plunge: bool = False
+    splash: bool = False
+    sevens: bool = False
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None) -> Config:
-        """Checked options; `OptionError` names an unknown option or a bad value."""
-        return cls(**resolve_options("texas42", SCHEMA, options, SEATS))
+        """Checked options; `OptionError` names an unknown option or a bad value.
+
+        `forced_bid` and `all_pass` "force" are two names of one rule: either turns it on, and
+        the resolved options show both, so a view reads the same whichever was given.
+        """
+        resolved = resolve_options("texas42", SCHEMA, options, SEATS)
+        if resolved["forced_bid"] or resolved["all_pass"] == "force":
+            resolved["forced_bid"], resolved["all_pass"] = True, "force"
+        return cls(**resolved)
 
     @property
     def points_scoring(self) -> bool:
@@ -52,27 +71,47 @@ class Config:
     def force(self) -> bool:
         return self.all_pass == "force"
 
-    def trump_choices(self) -> list[TrumpChoice]:
+    def trump_choices(self, value: int, contract: str | None = None) -> list[TrumpChoice]:
+        """What may be named on a winning bid of `value`: the suits, then the options' choices.
+
+        Nello needs `nello_min_marks` marks bid (a bid of 42 is one mark), sevens a bid of 42
+        or more. After a plunge or a splash the partner names trumps for a side that must take
+        every trick, so neither nello nor sevens is offered.
+        """
         choices: list[TrumpChoice] = list(range(7))
         if self.doubles_trump:
             choices.append(DOUBLES)
         if self.follow_me:
             choices.append(FOLLOW_ME)
-        if self.nello:
-            choices.append(NELLO)
+        if contract is None:
+            if self.nello and value >= MARK * self.nello_min_marks:
+                choices.append(NELLO)
+            if self.sevens and value >= MARK:
+                choices.append(SEVENS_CHOICE)
         return choices
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "target_marks": self.target_marks, "target_points": self.target_points,
             "all_pass": self.all_pass, "doubles_trump": self.doubles_trump,
-            "follow_me": self.follow_me, "nello": self.nello,
+            "follow_me": self.follow_me, "nello": self.nello, "forced_bid": self.forced_bid,
+            "nello_doubles": self.nello_doubles, "nello_min_marks": self.nello_min_marks,
+            "plunge": self.plunge, "splash": self.splash, "sevens": self.sevens,
         }
 
 
-def trump_suit(choice: TrumpChoice | None) -> TrumpSuit:
-    """The suit the trick rules see: a number, `DOUBLES`, or None for follow-me and nello."""
-    return None if choice in (FOLLOW_ME, NELLO) else choice
+#: How nello's doubles rank, as the trick rules see the hand (`nello_doubles`).
+NELLO_SUITS: dict[str, TrumpSuit] = {"high": None, "low": DOUBLES_LOW, "own_suit": DOUBLES_SUIT}
+
+
+def trump_suit(choice: TrumpChoice | None, config: Config) -> TrumpSuit:
+    """The suit the trick rules see: a number, `DOUBLES`, None for follow-me (and nello with
+    the doubles high), nello's other doubles rules, or `SEVENS`."""
+    if choice == NELLO:
+        return NELLO_SUITS[config.nello_doubles]
+    if choice == SEVENS_CHOICE:
+        return SEVENS
+    return None if choice == FOLLOW_ME else choice
 
 
 Play = tuple[int, Tile]
@@ -111,6 +150,8 @@ class Hand:
     tricks: tuple[Trick, ...] = ()
     trick: tuple[Play, ...] = ()
     outcome: Outcome | None = None
+    #: (seat, "plunge" or "splash") for each such bid of the auction: a seat bids once.
+    contracts: tuple[tuple[int, str], ...] = ()
 
     @property
     def shuffler(self) -> int:
@@ -169,6 +210,7 @@ def dump_hand(hand: Hand) -> dict[str, Any]:
             "result": outcome.result, "side": outcome.side, "award": outcome.award,
             "early": outcome.early,
         },
+        "contracts": [[seat, name] for seat, name in hand.contracts],
     }
 
 
@@ -187,6 +229,7 @@ def load_hand(data: Mapping[str, Any]) -> Hand:
         ),
         trick=_plays(data["trick"]),
         outcome=None if raw is None else Outcome(raw["result"], raw["side"], raw["award"], raw["early"]),
+        contracts=tuple((seat, name) for seat, name in data.get("contracts", ())),
     )
 
 

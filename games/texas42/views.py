@@ -14,6 +14,7 @@ from games.core.tiles import Tile, full_set, make_tile
 from games.texas42.bidding import PASS, high_bid
 from games.texas42.flow import (
     bidder,
+    contract,
     leader,
     legal_actions,
     phase,
@@ -21,6 +22,7 @@ from games.texas42.flow import (
     sitting_out,
     to_move,
     tricks_won,
+    trump_namer,
 )
 from games.texas42.state import SEATS, TEAMS, Config, Hand, Outcome, Texas42State, Trick
 
@@ -29,12 +31,9 @@ Event = dict[str, Any]
 
 def hand_log(hand: Hand) -> list[Event]:
     """The public events of a hand in order: bid/pass, trump, play, trick, hand_end."""
-    events: list[Event] = [
-        {"type": "pass", "seat": seat} if value == PASS else {"type": "bid", "seat": seat, "value": value}
-        for seat, value in hand.bids
-    ]
+    events: list[Event] = [_bid_entry(hand, seat, value, "type") for seat, value in hand.bids]
     if hand.trump is not None:
-        events.append({"type": "trump", "seat": bidder(hand), "suit": hand.trump})
+        events.append({"type": "trump", "seat": trump_namer(hand), "suit": hand.trump})
     append = events.append
     for trick in hand.tricks:
         for seat, tile in trick.plays:
@@ -55,6 +54,31 @@ def hand_log(hand: Hand) -> list[Event]:
             "early": outcome.early,
         })
     return events
+
+
+def _bid_entry(hand: Hand, seat: int, value: int, style: str) -> Event:
+    """A bid or pass as the log (`style` "type") or the view's `bids` list shows it; a plunge or
+    a splash carries its `contract`."""
+    if value == PASS:
+        return {"type": "pass", "seat": seat} if style == "type" else {"seat": seat, "pass": True}
+    entry: Event = ({"type": "bid", "seat": seat, "value": value} if style == "type"
+                    else {"seat": seat, "bid": value})
+    name = next((n for s, n in hand.contracts if s == seat), None)
+    if name is not None:
+        entry["contract"] = name
+    return entry
+
+
+def _high_bid(hand: Hand) -> dict[str, Any] | None:
+    """The standing bid, `{"seat", "value"}`, with its `contract` when it is a plunge or splash."""
+    best = high_bid(hand.bids)
+    if best is None:
+        return None
+    out: dict[str, Any] = {"seat": best[0], "value": best[1]}
+    name = contract(hand)
+    if name is not None:
+        out["contract"] = name
+    return out
 
 
 def hand_summary(hand: Hand) -> dict[str, Any]:
@@ -103,7 +127,6 @@ def view(state: Texas42State, seat: int | None) -> dict[str, Any]:
     hand = state.hand
     config = state.config
     mover = to_move(state)
-    best = high_bid(hand.bids)
     out: dict[str, Any] = {
         "game": "texas42",
         "players": SEATS,
@@ -130,10 +153,8 @@ def view(state: Texas42State, seat: int | None) -> dict[str, Any]:
         "target": config.target,
         "phase": phase(hand),
         "shuffler": hand.shuffler,
-        "bids": [
-            {"seat": s, "pass": True} if v == PASS else {"seat": s, "bid": v} for s, v in hand.bids
-        ],
-        "high_bid": None if best is None else {"seat": best[0], "value": best[1]},
+        "bids": [_bid_entry(hand, s, v, "view") for s, v in hand.bids],
+        "high_bid": _high_bid(hand),
         "bidder": bidder(hand) if len(hand.bids) == SEATS else None,
         "trump": hand.trump,
         "trick": [{"seat": s, "tile": [t.low, t.high]} for s, t in hand.trick],
@@ -152,6 +173,7 @@ def _hand_from_log(
     commitment: str, dealt: tuple[tuple[Tile, ...], ...] | None,
 ) -> Hand:
     bids: list[tuple[int, int]] = []
+    contracts: list[tuple[int, str]] = []
     trump = None
     tricks: list[Trick] = []
     plays: list[tuple[int, Tile]] = []
@@ -161,6 +183,8 @@ def _hand_from_log(
         kind = event["type"]
         if kind == "bid":
             bids.append((event["seat"], event["value"]))
+            if "contract" in event:
+                contracts.append((event["seat"], event["contract"]))
         elif kind == "pass":
             bids.append((event["seat"], PASS))
         elif kind == "trump":
@@ -177,7 +201,8 @@ def _hand_from_log(
     if dealt is None:
         dealt = tuple(tuple(sorted((*hands[k], *played[k]))) for k in range(SEATS))
     return Hand(
-        number, seed, commitment, dealt, hands, tuple(bids), trump, tuple(tricks), tuple(plays), outcome
+        number, seed, commitment, dealt, hands, tuple(bids), trump, tuple(tricks), tuple(plays), outcome,
+        tuple(contracts),
     )
 
 

@@ -24,7 +24,9 @@ TEXAS42_KEYS = {
     "points_taken", "sitting_out", "decided", "scoring", "target",
 }
 VARIANTS = [{}, {"all_pass": "force"}, {"doubles_trump": True, "follow_me": True, "nello": True},
-            {"target_points": 250}]
+            {"target_points": 250},
+            {"nello": True, "nello_doubles": "own_suit", "nello_min_marks": 1, "plunge": True,
+             "splash": True, "sevens": True, "forced_bid": True}]
 
 
 def test_a_view_has_the_common_keys_and_the_42_keys_and_nothing_hidden() -> None:
@@ -33,7 +35,9 @@ def test_a_view_has_the_common_keys_and_the_42_keys_and_nothing_hidden() -> None
     assert set(view) == COMMON_KEYS | TEXAS42_KEYS
     assert (view["game"], view["players"], view["seat"], view["boneyard"]) == ("texas42", 4, 2, 0)
     assert view["options"] == {"target_marks": 7, "target_points": None, "all_pass": "redeal",
-                               "doubles_trump": False, "follow_me": False, "nello": False}
+                               "doubles_trump": False, "follow_me": False, "nello": False,
+                               "forced_bid": False, "nello_doubles": "high", "nello_min_marks": 0,
+                               "plunge": False, "splash": False, "sevens": False}
     assert (view["scoring"], view["target"], view["scores"], view["teams"]) == ("marks", 7, [0, 0], [[0, 2], [1, 3]])
     assert view["hand_sizes"] == [7, 7, 7, 7]
     assert (view["high_bid"], view["bidder"], view["trump"], view["leader"], view["decided"]) == (None,) * 5
