@@ -1,23 +1,453 @@
-"""Advice from the Hard AI: its move for a seat's view, and one sentence of why."""
+"""Advice from the Hard AI, for hints and reviews: its move for a seat's view, the estimate
+of each candidate it searched, and one plain sentence of why.
+
+Everything comes from the seat's view (exactly what the bots get) and a seed, so two states
+that look the same to the seat get the same advice, and the same view and seed always give
+the same advice. The estimates are Hard's own (`HardBot.scored`: the figures its search
+computes to choose, kept instead of searched again); the sentence is filled in from facts
+measured on the view, one template per game family and kind of move (`facts` and `sentence`
+below), never text picked at random.
+
+Units (docs/ai.md, "Advice"): Block, Draw, All Fives, Mexican Train and Chicken Foot in points
+(the seat's side's expected margin over the others, as Hard's search counts it); Texas 42 in
+marks (in points when the room scores points).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from games.ai import kit_for
 from games.ai.hard import HardBot
-from games.ai.policy import View
-from games.core.actions import Action
+from games.ai.inference import hand_of, line_hidden_hands, tile_of
+from games.ai.policy import View, decision_rng
+from games.ai.scored import Scored, only
+from games.ai.search import determinize, my_side
+from games.ai.texas42 import TRUMPS, follows, is_trump, led_suit, suit_strength, trump_of, winner_index
+from games.ai.trains_policy import longest_chain
+from games.core.actions import Action, normalise_action
 from games.core.protocol import Rules
+from games.core.tiles import Tile
+
+#: The seed advice uses when the caller gives none.
+ADVICE_SEED = b"dominoes advice"
+
+LINE_GAMES = ("block", "draw", "allfives")
+TRAIN_GAMES = ("mexican_train", "chicken_foot")
 
 
 @dataclass(frozen=True, slots=True)
 class Advice:
+    """Hard's move for a view, why, and what it estimated."""
+
     action: Action
     why: str
+    #: The unit of `value` and `estimates`: "points" or "marks".
+    unit: str
+    #: Hard's estimate of its move; None when it had no choice.
+    value: float | None
+    #: Every action Hard searched, with its estimate, in the search's order.
+    estimates: tuple[tuple[Action, float], ...]
+    #: The measured facts the sentence was made from.
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
-def advise(rules: Rules[object], view: View, *, seed: bytes = b"advice") -> Advice:
-    """Hard's move for `view` and why."""
-    action = HardBot(rules.name, kit_for(rules.name), seed).choose(view)
-    return Advice(action, "Hard's choice.")
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One decision reviewed: Hard's move, the one played, and what the difference cost."""
+
+    best: Action
+    played: Action
+    #: Hard's estimate of `best` less its estimate of `played`, never below 0 (0 when they agree).
+    loss: float
+    why: str
+    unit: str
+
+
+def unit_of(view: View) -> str:
+    """"marks" for Texas 42 scored in marks, else "points"."""
+    if view.get("game") == "texas42" and view.get("scoring") != "points":
+        return "marks"
+    return "points"
+
+
+def advise(rules: Rules[object], view: View, *, seed: bytes = ADVICE_SEED,
+           names: Sequence[str] | None = None) -> Advice:
+    """Hard's move for `view` (the seat to move's own view), its estimates and why.
+
+    `names` (by seat) name the other players in the sentence; without them "seat n".
+    `ValueError` when the seat is not to move.
+    """
+    scored = _scored(rules, view, seed)
+    action = dict(scored.choice)
+    facts = facts_of(rules, view, action, scored, seed)
+    value = None if len(scored.actions) == 1 else scored.values[scored.best]
+    estimates = tuple((dict(a), v) for a, v in zip(scored.actions, scored.values, strict=True))
+    return Advice(action, sentence(facts, unit_of(view), names), unit_of(view), value, estimates, facts)
+
+
+def review(rules: Rules[object], view: View, played: Action, *, seed: bytes = ADVICE_SEED,
+           names: Sequence[str] | None = None) -> Review:
+    """`played` against Hard's move for `view`: the loss by Hard's estimate.
+
+    When Hard's search did not value `played` (it searched only its best few), both moves are
+    searched again on the same deals, from the same view with only those two legal.
+    """
+    advice = advise(rules, view, seed=seed, names=names)
+    best = advice.action
+    if normalise_action(best) == normalise_action(played):
+        return Review(best, dict(played), 0.0, advice.why, advice.unit)
+    scored = Scored(tuple(a for a, _ in advice.estimates), tuple(v for _, v in advice.estimates), 0)
+    mine, theirs = scored.value_of(best), scored.value_of(played)
+    if mine is None or theirs is None:
+        pair = {**view, "legal": [best, dict(played)]}
+        again = _scored(rules, pair, seed)
+        mine, theirs = again.value_of(best), again.value_of(played)
+    loss = 0.0 if mine is None or theirs is None else max(0.0, mine - theirs)
+    return Review(best, dict(played), round(loss, 2), advice.why, advice.unit)
+
+
+def _scored(rules: Rules[object], view: View, seed: bytes) -> Scored:
+    bot = HardBot(rules.name, kit_for(rules.name), seed)
+    try:
+        return bot.scored(view)
+    except ValueError:
+        raise
+    except Exception:  # a search that fails still gives the move a table would get
+        return only(bot.choose(view))
+
+
+# Facts -------------------------------------------------------------------------------
+
+def facts_of(rules: Rules[object], view: View, action: Action, scored: Scored, seed: bytes) -> dict[str, Any]:
+    """What the sentence says, measured on the view: per family, plus Hard's margin."""
+    game = str(view.get("game") or rules.name)
+    facts: dict[str, Any] = {"game": game, "kind": str(action["type"]), "action": dict(action),
+                             "forced": len(scored.actions) == 1 and len(view.get("legal") or ()) == 1}
+    if action.get("tile") is not None:
+        facts["tile"] = list(tile_of(action["tile"]))
+    if game in LINE_GAMES:
+        facts.update(line_facts(rules, view, action, seed))
+    elif game == "texas42":
+        facts.update(texas42_facts(view, action))
+    elif game in TRAIN_GAMES:
+        facts.update(train_facts(view, action))
+    facts.update(margin_facts(scored))
+    return facts
+
+
+
+
+def margin_facts(scored: Scored) -> dict[str, Any]:
+    """How much better Hard's move is than the next best it searched, and which that is."""
+    if len(scored.actions) < 2:
+        return {}
+    others = [i for i in range(len(scored.actions)) if i != scored.best]
+    runner = max(others, key=lambda i: (scored.values[i], -i))
+    return {"value": round(scored.values[scored.best], 2), "runner_up": dict(scored.actions[runner]),
+            "margin": round(scored.values[scored.best] - scored.values[runner], 2)}
+
+
+def line_voids(view: View) -> dict[int, list[int]]:
+    """The numbers each other seat has shown it lacks (a pass or a draw on those ends)."""
+    out: dict[int, list[int]] = {}
+    for seat, hidden in line_hidden_hands(view).items():
+        if not hidden.slots:
+            continue
+        lacking = sorted(n for n in range(int((view.get("options") or {}).get("set", 6)) + 1)
+                         if all(n in slot for slot in hidden.slots))
+        if lacking:
+            out[seat] = lacking
+    return out
+
+
+def line_facts(rules: Rules[object], view: View, action: Action, seed: bytes) -> dict[str, Any]:
+    """A line game's play: the ends it leaves, the tiles kept that answer them, the points it
+    scores (All Fives), whether it goes out, and the voids of the others it plays into."""
+    me = int(view["seat"])
+    hand = hand_of(view)
+    voids = line_voids(view)
+    facts: dict[str, Any] = {"voids": {str(s): v for s, v in voids.items()},
+                             "ends_before": sorted(int(e["value"]) for e in view.get("ends") or ())}
+    if action["type"] != "play":
+        return facts
+    tile = tile_of(action["tile"])
+    rest = [t for t in hand if t != tile]
+    facts["goes_out"] = not rest
+    facts["pips"] = tile.pips
+    state = determinize(rules, kit_for(rules.name), view, decision_rng(seed, view))
+    after = rules.advance(state, action)
+    side = my_side(view)
+    facts["scored"] = int(rules.scores(after)[side]) - int((view.get("scores") or [0] * (side + 1))[side])
+    if rules.hand_index(after) != int(view.get("hand_number") or 0) or rules.to_move(after) is None:
+        facts["ends"] = []
+        facts["answers"] = 0
+        facts["shut_out"] = {}
+        return facts
+    ends = sorted(int(e["value"]) for e in rules.view(after, me).get("ends") or ())
+    facts["ends"] = ends
+    facts["answers"] = sum(1 for t in rest if any(t.has(v) for v in set(ends)))
+    teams = view.get("teams") or []
+    partners = set(teams[side]) if teams else {me}
+    facts["shut_out"] = {str(s): sorted(set(ends) & set(v)) for s, v in voids.items()
+                         if s not in partners and set(ends) and set(ends) <= set(v)}
+    return facts
+
+
+def texas42_voids(view: View) -> dict[int, list[str]]:
+    """The suits each other seat has shown it lacks (it did not follow them)."""
+    me = view.get("seat")
+    trump = trump_of(view.get("trump"))
+    out: dict[int, set[str]] = {}
+    trick: list[tuple[int, Tile]] = []
+    for event in view.get("log") or ():
+        if event.get("type") == "trick":
+            trick = []
+        if event.get("type") != "play":
+            continue
+        seat, tile = int(event["seat"]), tile_of(event["tile"])
+        if trick:
+            suit = led_suit(trick[0][1], trump)
+            if seat != me and not follows(tile, suit, trump):
+                out.setdefault(seat, set()).add(_suit_name(suit))
+        trick.append((seat, tile))
+    return {s: sorted(v) for s, v in out.items()}
+
+
+def _suit_name(suit: int) -> str:
+    return "trumps" if suit == TRUMPS else f"{suit}s"
+
+
+def texas42_facts(view: View, action: Action) -> dict[str, Any]:
+    """42: for a bid or pass, the best suit and its trumps and doubles; for trumps, those of
+    the suit named; for a play, whether it takes the trick so far, the count on it, the
+    trumps still out and the suits the others have shown they lack."""
+    hand = hand_of(view)
+    facts: dict[str, Any] = {}
+    kind = action["type"]
+    if kind in ("bid", "pass"):
+        suit = max(range(7), key=lambda s: (suit_strength(hand, s), -s))
+        facts.update(_suit_facts(hand, suit))
+        high = view.get("high_bid") or {}
+        facts["high_bid"] = high.get("value")
+        if kind == "bid":
+            facts["bid"] = int(action["value"])
+        return facts
+    if kind == "trump":
+        if isinstance(action.get("suit"), int):
+            facts.update(_suit_facts(hand, int(action["suit"])))
+        facts["named"] = action.get("suit")
+        return facts
+    trump = trump_of(view.get("trump"))
+    tile = tile_of(action["tile"])
+    trick = [(int(p["seat"]), tile_of(p["tile"])) for p in view.get("trick") or ()]
+    played = [t for _, t in trick] + [tile]
+    facts["wins_trick"] = winner_index(played, trump) == len(trick)
+    facts["leads"] = not trick
+    facts["count"] = sum(t.pips for t in played if t.pips in (5, 10))
+    seen = {tile_of(e["tile"]) for e in view.get("log") or () if e.get("type") == "play"}
+    every = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    facts["trumps_out"] = sum(1 for t in every if is_trump(t, trump) and t not in seen and t not in hand)
+    facts["trump"] = view.get("trump")
+    facts["voids"] = {str(s): v for s, v in texas42_voids(view).items()}
+    return facts
+
+
+def _suit_facts(hand: Sequence[Tile], suit: int) -> dict[str, Any]:
+    held = [t for t in hand if t.has(suit)]
+    return {"suit": suit, "held": len(held), "has_double": Tile(suit, suit) in held,
+            "other_doubles": sum(1 for t in hand if t.is_double and not t.has(suit))}
+
+
+def train_facts(view: View, action: Action) -> dict[str, Any]:
+    """Trains: where the tile goes, the train the hand can build on its own line, the other
+    trains open to everyone, a double waiting to be answered, and the pips left in hand."""
+    me = int(view["seat"])
+    hand = hand_of(view)
+    ends = list(view.get("ends") or ())
+    facts: dict[str, Any] = {
+        "open_trains": sorted(int(e["owner"]) for e in ends
+                              if e.get("marker") and e.get("owner") is not None and e.get("owner") != me),
+        "open_double": view.get("open_double"),
+        "pips_before": sum(t.pips for t in hand),
+    }
+    own = next((e for e in ends if e.get("owner") == me), None)
+    if own is not None:
+        facts["own"] = str(own["id"])
+        facts["plan"] = len(longest_chain(int(own["value"]), hand))
+    if action["type"] != "play":
+        return facts
+    tile = tile_of(action["tile"])
+    end = str(action.get("end") or "")
+    facts["end"] = end
+    facts["where"] = ("own" if own is not None and end == own["id"] else "mexican" if end == "mexican"
+                      else "other" if end.startswith("train:") else "layout")
+    facts["pips_after"] = facts["pips_before"] - tile.pips
+    if own is not None and facts["where"] == "own":
+        rest = [t for t in hand if t != tile]
+        facts["plan_after"] = len(longest_chain(tile.other(int(own["value"])), rest)) + 1
+    return facts
+
+
+# Sentences ---------------------------------------------------------------------------
+
+def _tile(raw: Sequence[int]) -> str:
+    return f"{raw[0]}|{raw[1]}"
+
+
+def _who(seat: int | str, names: Sequence[str] | None) -> str:
+    s = int(seat)
+    if names is not None and 0 <= s < len(names) and names[s]:
+        return str(names[s])
+    return f"seat {s + 1}"
+
+
+def _numbers(values: Sequence[Any]) -> str:
+    items = [str(v) for v in values]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _action_words(action: Action, own: str | None = None) -> str:
+    """The action in words; `own` is the id of the seat's own train, if it has one."""
+    kind = action["type"]
+    if kind == "play":
+        end = action.get("end")
+        where = "" if end is None else " on your own train" if end == own else f" on {_end_words(str(end))}"
+        return f"play {_tile(tile_of(action['tile']))}{where}"
+    if kind == "bid":
+        return f"bid {action['value']}"
+    if kind == "trump":
+        suit = action["suit"]
+        return f"call {suit}s trumps" if isinstance(suit, int) else f"call {str(suit).replace('_', ' ')}"
+    return {"draw": "draw", "pass": "pass", "end_turn": "end your turn"}.get(str(kind), str(kind))
+
+
+def _end_words(end: str) -> str:
+    if end in ("left", "right", "up", "down"):
+        return f"the {end} end"
+    if end == "mexican":
+        return "the Mexican train"
+    if end.startswith("train:"):
+        return f"train {int(end.split(':')[1]) + 1}"
+    return end.replace(":", " ")
+
+
+def amount(value: float, unit: str) -> str:
+    """A loss or a margin in words: "6 points", "0.4 marks" (marks to a tenth)."""
+    text = f"{value:.1f}" if unit == "marks" else f"{value:.0f}"
+    return f"{text} {unit[:-1] if text == '1' else unit}"
+
+
+def _margin(facts: Mapping[str, Any], unit: str) -> str:
+    if "margin" not in facts:
+        return ""
+    margin = float(facts["margin"])
+    runner = _action_words(facts["runner_up"], facts.get("own"))
+    if margin < (0.05 if unit == "marks" else 0.5):
+        return f"; Hard rates it about even with {runner}"
+    return f"; Hard rates it about {amount(margin, unit)} better than {runner}"
+
+
+def sentence(facts: Mapping[str, Any], unit: str, names: Sequence[str] | None = None) -> str:
+    """The one sentence of why, from `facts_of`'s facts: a template per family and move kind."""
+    action = facts["action"]
+    head = _action_words(action, facts.get("own"))
+    head = head[0].upper() + head[1:]
+    if facts.get("forced"):
+        return f"{head}: it is the only legal move."
+    game = facts["game"]
+    if game in LINE_GAMES:
+        body = _line_words(facts, names)
+    elif game == "texas42":
+        body = _texas42_words(facts, names)
+    else:
+        body = _train_words(facts, names)
+    return f"{head}{': ' + body if body else ''}{_margin(facts, unit)}."
+
+
+def _line_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    if facts["kind"] != "play":
+        return f"no tile fits the open ends ({_numbers(facts['ends_before'])})"
+    if facts.get("goes_out"):
+        return "it is your last tile, so you go out and win the hand"
+    parts = []
+    if facts.get("scored"):
+        parts.append(f"it scores {facts['scored']} points")
+    ends = sorted(set(facts.get("ends") or []))
+    if ends:
+        answers = int(facts.get("answers") or 0)
+        keep = f"you keep {_plural(answers, 'tile')} that can follow" if answers else "you keep none"
+        shown = f"{ends[0]} at every end" if len(ends) == 1 else f"{_numbers(ends)} open"
+        parts.append(f"it leaves {shown} and {keep}")
+    shut = facts.get("shut_out") or {}
+    for seat, numbers in shut.items():
+        parts.append(f"{_who(seat, names)} has shown no {_numbers(numbers)} to play on them")
+    if not parts and facts.get("pips"):
+        parts.append(f"it sheds {facts['pips']} pips")
+    return ", ".join(parts)
+
+
+def _texas42_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    kind = facts["kind"]
+    if kind in ("bid", "pass", "trump") and "suit" in facts:
+        suit = facts["suit"]
+        held = int(facts["held"])
+        double = f", the {suit}|{suit} among them" if facts.get("has_double") else ""
+        others = int(facts["other_doubles"])
+        holding = f"{_plural(held, 'tile')} with a {suit}{double}, and {_plural(others, 'other double')}"
+        if kind == "bid":
+            return f"your best trump suit is {suit}s: you hold {holding}"
+        if kind == "pass":
+            return f"your best trump suit is only {suit}s, where you hold {holding}"
+        return f"you hold {holding}"
+    if kind != "play":
+        return ""
+    parts = []
+    if facts.get("leads"):
+        parts.append(f"you lead, {facts['count']} count on the tile" if facts.get("count") else "you lead")
+    elif facts.get("wins_trick"):
+        parts.append(f"it takes the trick so far, with {facts['count']} count in it")
+    else:
+        parts.append(f"it does not take the trick, which holds {facts['count']} count")
+    if facts.get("trump") is not None:
+        parts.append(f"{_plural(int(facts['trumps_out']), 'trump')} still out")
+    for seat, suits in (facts.get("voids") or {}).items():
+        parts.append(f"{_who(seat, names)} showed out of {_numbers(suits)}")
+    return ", ".join(parts)
+
+
+def _train_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    kind = facts["kind"]
+    parts = []
+    if kind == "play":
+        where = facts.get("where")
+        if where == "own" and "plan_after" in facts:
+            parts.append(f"it keeps your own train going, {_plural(int(facts['plan_after']), 'tile')} "
+                         "long with what your hand can build")
+        elif where == "own":
+            parts.append("it builds your own train")
+        elif where == "mexican":
+            parts.append("it saves your own train's tiles for later")
+        elif where == "other":
+            parts.append("it plays on an open train and saves your own train's tiles")
+        if facts.get("open_double") is not None and where != "own":
+            parts.append("a double was waiting for an answer")
+        parts.append(f"{facts['pips_after']} pips stay in your hand")
+    elif kind == "draw":
+        parts.append("no tile of yours fits where you may play")
+    elif kind == "pass":
+        parts.append("you cannot play, so your train stays open to everyone")
+    elif kind == "end_turn":
+        parts.append("no tile you hold goes further on your own train")
+    opened = facts.get("open_trains") or []
+    if opened:
+        parts.append(f"the open trains are {_numbers([_who(s, names) + chr(39) + 's' for s in opened])}")
+    return ", ".join(parts)

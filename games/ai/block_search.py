@@ -22,6 +22,7 @@ from games.ai.line_endgame import SOLVED_POINTS, Endgame
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.line_weights import Weights
 from games.ai.policy import View
+from games.ai.scored import Scored
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
@@ -153,9 +154,9 @@ def two_ended(view: View) -> bool:
     return view.get("game") == "block" and not (view.get("options") or {}).get("spinner")
 
 
-def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
-           budget: int, plan: Plan, weights: Weights | None = None) -> Action:
-    """`line_search.decide`, with `BlockSearch` where the line has two ends."""
+def evaluate(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+             budget: int, plan: Plan, weights: Weights | None = None) -> Scored:
+    """`line_search.evaluate`, with `BlockSearch` where the line has two ends."""
     search = BlockSearch if two_ended(view) else None
-    return line_search.decide(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
+    return line_search.evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
                               search=search)

@@ -29,6 +29,7 @@ from games.ai.line_infer import Model, SeatReading, deal_of, mix, read_view, sam
 from games.ai.line_search import PLAYOUT_CAP, Plan
 from games.ai.line_weights import Weights
 from games.ai.policy import View
+from games.ai.scored import Scored
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
@@ -167,15 +168,16 @@ def endgame_values(rules: Rules[object], view: View, legal: Sequence[Action],
     return [t / weight for t in totals]
 
 
-def endgame_decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float],
-                   budget: int = NODE_BUDGET, *, weights: Weights | None = None,
-                   rng: random.Random | None = None) -> Action | None:
-    """The endgame's best action (Medium's score breaking ties), or None to search as usual."""
+def endgame_evaluate(rules: Rules[object], view: View, legal: list[Action], prior: list[float],
+                     budget: int = NODE_BUDGET, *, weights: Weights | None = None,
+                     rng: random.Random | None = None, worth: float = 1.0) -> Scored | None:
+    """The endgame's best action (Medium's score breaking ties), or None to search as usual;
+    each action's value is its mean exact result times `worth` (a won hand's points)."""
     values = endgame_values(rules, view, legal, budget, weights=weights, rng=rng)
     if values is None:
         return None
     best = max(range(len(legal)), key=lambda i: (round(values[i], 9), prior[i], -i))
-    return legal[best]
+    return Scored(tuple(legal), tuple(v * worth for v in values), best)
 
 
 class DrawSearch(FivesSearch):
@@ -392,13 +394,15 @@ def heads_up_line(view: View) -> bool:
     return view.get("game") == "draw" and heads_up and not options.get("spinner")
 
 
-def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
-           budget: int, plan: Plan, weights: Weights | None = None) -> Action:
-    """Draw's decision: the endgame solved where nobody may draw, else `line_search.decide`
-    (heads-up with `DrawSearch`'s playouts)."""
-    solved = endgame_decide(rules, view, legal, prior, weights=weights, rng=rng)
+def evaluate(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+             budget: int, plan: Plan, weights: Weights | None = None) -> Scored:
+    """Draw's decision: the endgame solved where nobody may draw (a won hand valued as the
+    playouts value a solved one), else `line_search.evaluate` (heads-up with `DrawSearch`'s
+    playouts)."""
+    worth = plan.win_bonus + SOLVED_POINTS * plan.pip_weight
+    solved = endgame_evaluate(rules, view, legal, prior, weights=weights, rng=rng, worth=worth)
     if solved is not None:
         return solved
     search = DrawSearch if heads_up_line(view) else None
-    return line_search.decide(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
+    return line_search.evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
                               search=search)

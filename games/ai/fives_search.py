@@ -30,6 +30,7 @@ from games.ai.line_fast import LineConfig, LineTiles, line_fast_path, line_state
 from games.ai.line_search import PLAYOUT_CAP, Plan, Search, weighted_means
 from games.ai.line_weights import Weights
 from games.ai.policy import View
+from games.ai.scored import Scored
 from games.core.actions import Action
 from games.core.layout import CLOSED, DOWN, END_INDEX, LEFT, RIGHT, UP, Layout, end_total, lead_layout, place
 from games.core.protocol import Rules
@@ -287,8 +288,8 @@ class FivesSearch(Search):
         return scores
 
 
-def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
-           budget: int, plan: Plan, weights: Weights | None = None) -> Action:
-    """`line_search.decide` with the All Fives search."""
-    return line_search.decide(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
+def evaluate(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+             budget: int, plan: Plan, weights: Weights | None = None) -> Scored:
+    """`line_search.evaluate` with the All Fives search."""
+    return line_search.evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan, weights=weights,
                               search=FivesSearch)

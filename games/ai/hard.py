@@ -10,6 +10,7 @@ import gc
 
 from games.ai.kit import Kit
 from games.ai.policy import View, bot_seed, decision_rng, legal_of, safe_fallback
+from games.ai.scored import Scored, only, pick
 from games.ai.search import pimc_values
 from games.core.actions import Action
 from games.engine import get_rules
@@ -41,14 +42,29 @@ class HardBot:
         if collecting:
             gc.disable()
         try:
-            return self._search(view, legal)
+            return self._search(view, legal).choice
         except Exception as error:  # a live table must get a move
             return safe_fallback(self, view, legal, error)
         finally:
             if collecting:
                 gc.enable()
 
-    def _search(self, view: View, legal: list[Action]) -> Action:
+    def scored(self, view: View) -> Scored:
+        """`choose`'s whole search, kept: the candidates, each one's estimated outcome and
+        the choice (the same as `choose` makes). Errors propagate: no fallback here."""
+        legal = legal_of(view)
+        if len(legal) == 1:
+            return only(legal[0])
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return self._search(view, legal)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search(self, view: View, legal: list[Action]) -> Scored:
         rng = decision_rng(self.seed, view)
         budget = self.fixed_budget if self.fixed_budget is not None else self.kit.budget(view)
         special = self.kit.special(self.rules, view, legal, rng, budget)
@@ -64,6 +80,5 @@ class HardBot:
         values = pimc_values(
             self.rules, self.kit, view, legal, rng, budget=budget, win_bonus=self.kit.win_bonus
         )
-        values = [v + self.kit.prior_weight * p for v, p in zip(values, prior)]
-        best = max(range(len(legal)), key=lambda i: (values[i], -i))
-        return legal[best]
+        score = [v + self.kit.prior_weight * p for v, p in zip(values, prior)]
+        return pick(legal, values, score)

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from games.ai.inference import HiddenHand
 from games.ai.policy import View
+from games.ai.scored import Scored
 from games.core.actions import Action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
@@ -53,6 +54,7 @@ class Kit(Protocol):
 
     def special(
         self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
-    ) -> Action | None:
-        """A decision the generic search does not handle (42 bidding), else None."""
+    ) -> Scored | None:
+        """A decision the generic search does not handle (the family's own search), scored,
+        else None."""
         ...

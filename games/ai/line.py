@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.ai.block_search import decide as block_decide
-from games.ai.draw_search import decide as draw_decide
-from games.ai.fives_search import decide as fives_decide
+from games.ai.block_search import evaluate as block_evaluate
+from games.ai.draw_search import evaluate as draw_evaluate
+from games.ai.fives_search import evaluate as fives_evaluate
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
-from games.ai.line_search import decide, plan_for
+from games.ai.line_search import evaluate, plan_for
 from games.ai.line_weights import WEIGHTS
 from games.ai.policy import Record, View
+from games.ai.scored import Scored
 from games.ai.search import determinize, heaviest_tile, my_side
 from games.core.actions import Action
 from games.core.protocol import Rules
@@ -71,20 +72,20 @@ class LineKit:
 
     def special(
         self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
-    ) -> Action | None:
+    ) -> Scored | None:
         """Hard's whole decision, by the line games' own search (see `line_search.py`)."""
         prior = self.prior(rules, view, legal, rng)
         weights = WEIGHTS.get(str(view.get("game")), WEIGHTS["draw"])
         if view.get("game") == "allfives":
-            return fives_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
+            return fives_evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
                                 weights=weights)
         if view.get("game") == "draw":
-            return draw_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
+            return draw_evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
                                weights=weights)
         if view.get("game") == "block":
-            return block_decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
+            return block_evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view),
                                 weights=weights)
-        return decide(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view), weights=weights)
+        return evaluate(rules, view, legal, prior, rng, budget=budget, plan=plan_for(view), weights=weights)
 
     def medium(self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random) -> Action:
         scores = self.prior(rules, view, legal, rng)

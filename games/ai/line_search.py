@@ -36,6 +36,7 @@ from games.ai.line_infer import Likelihood, Model, Reading, deal_of, random_post
 from games.ai.line_weights import Weights
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
+from games.ai.scored import Scored, pick
 from games.ai.search import my_side
 from games.core.actions import Action
 from games.core.protocol import Rules
@@ -456,9 +457,9 @@ def weighted_means(rows: Sequence[tuple[float, Sequence[float]]], width: int) ->
     return [sum(w * row[i] for w, (_, row) in zip(weights, rows)) / total for i in range(width)]
 
 
-def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
-           budget: int, plan: Plan, weights: Weights | None = None,
-           search: type[Search] | None = None) -> Action:
+def evaluate(rules: Rules[object], view: View, legal: list[Action], prior: list[float], rng: random.Random, *,
+             budget: int, plan: Plan, weights: Weights | None = None,
+             search: type[Search] | None = None) -> Scored:
     """Search Medium's best `plan.candidates` actions and add its score as a prior; `search`
     is the `Search` that plays them out (All Fives has its own)."""
     if len(legal) > plan.candidates:
@@ -467,9 +468,7 @@ def decide(rules: Rules[object], view: View, legal: list[Action], prior: list[fl
         legal = [legal[i] for i in keep]
         prior = [prior[i] for i in keep]
     values = (search or Search)(rules, view, plan, weights).values(legal, rng, budget)
-    values = [v + plan.prior_weight * p for v, p in zip(values, prior)]
-    best = max(range(len(legal)), key=lambda i: (values[i], -i))
-    return legal[best]
+    return pick(legal, values, [v + plan.prior_weight * p for v, p in zip(values, prior)])
 
 
 def plan_for(view: View) -> Plan:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from games.ai import texas42_hard
 from games.ai.inference import HiddenHand, hand_of, tile_of, unseen_tiles
 from games.ai.policy import View
+from games.ai.scored import Scored, only
 from games.ai.search import determinize, my_side, outcome, playout
 from games.core.actions import Action
 from games.core.protocol import Rules
@@ -210,7 +211,7 @@ class Texas42Kit:
 
     def special(
         self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
-    ) -> Action | None:
+    ) -> Scored | None:
         """Hard's bid, trump and play, searched on bitmask deals (`texas42_hard`).
 
         Rooms with nello fall back to the simulated bid here and the generic search.
@@ -224,17 +225,20 @@ class Texas42Kit:
 
     def _hard_bid(
         self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
-    ) -> Action:
-        """Bid the lowest legal bid when simulating the hand under its best trump makes it."""
+    ) -> Scored:
+        """Bid the lowest legal bid when simulating the hand under its best trump makes it.
+
+        Scored as the bid's mean outcome against passing's threshold (the margin it must
+        clear); the higher bids are not searched."""
         bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: a["value"])
         passing = next((a for a in legal if a["type"] == "pass"), None)
         if not bids:
-            return legal[0]
+            return only(legal[0])
         me = int(view["seat"])
         side, partners = _sides(view)
         bid = bids[0]
         if bid["value"] > 42 and passing is not None:
-            return passing
+            return only(passing)
         hand = hand_of(view)
         suits = sorted(range(7), key=lambda s: -suit_strength(hand, s))[:3]
         samples = max(2, budget // len(suits))
@@ -256,9 +260,9 @@ class Texas42Kit:
         best = max(totals.values()) / samples
         scale = max(1, bid["value"] // 42) if bid["value"] > 42 else 1
         threshold = 0.6 * scale if (view.get("high_bid") or {}).get("seat") in partners else 0.0
-        if passing is None or best > threshold:
-            return bid
-        return passing
+        if passing is None:
+            return Scored((bid,), (best,), 0)
+        return Scored((bid, passing), (best, threshold), 0 if best > threshold else 1)
 
 
 TEXAS42_KIT = Texas42Kit()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from games.ai.inference import tile_of
 from games.ai.policy import View
+from games.ai.scored import Scored, pick
 from games.ai.texas42_deals import PASS, Reading, next_bid, read, weighted_deals
 from games.ai.texas42_sim import (
     INDEX,
@@ -66,7 +67,16 @@ def _points_scoring(view: View) -> bool:
 
 
 def choose_play(view: View, legal: list[Action], rng: random.Random, samples: int = PLAY_SAMPLES) -> Action:
-    """The tile with the best mean outcome over plausible deals.
+    """The tile with the best mean outcome over plausible deals (`play_scored`)."""
+    return play_scored(view, legal, rng, samples).choice
+
+
+def _means(totals: list[float], deals: int) -> list[float]:
+    return [t / max(1, deals) for t in totals]
+
+
+def play_scored(view: View, legal: list[Action], rng: random.Random, samples: int = PLAY_SAMPLES) -> Scored:
+    """Every tile's mean outcome over plausible deals, in marks (`contract_value`).
 
     Each deal is played out by Medium's policy, or, once few tricks are left, solved
     exactly (every seat playing its best with all tiles known), which is where a playout's
@@ -97,8 +107,7 @@ def choose_play(view: View, legal: list[Action], rng: random.Random, samples: in
                 continue
             points = playout(tab, deal, random.Random(stream), NOISE)
             totals[i] += contract_value(points, reading.declarer, value, reading.me, scoring)
-    best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-    return legal[best]
+    return pick(legal, _means(totals, len(deals)), totals)
 
 
 def _declare(tab: Table, hands: Sequence[int], declarer: int, rng: random.Random) -> list[int]:
@@ -106,7 +115,7 @@ def _declare(tab: Table, hands: Sequence[int], declarer: int, rng: random.Random
     return playout(tab, deal, rng, NOISE)
 
 
-def choose_trump(view: View, legal: list[Action], rng: random.Random, samples: int = TRUMP_SAMPLES) -> Action:
+def choose_trump(view: View, legal: list[Action], rng: random.Random, samples: int = TRUMP_SAMPLES) -> Scored:
     """The trump with the best mean outcome of the hand over plausible deals."""
     reading = read(view)
     high = view.get("high_bid") or {}
@@ -120,8 +129,7 @@ def choose_trump(view: View, legal: list[Action], rng: random.Random, samples: i
         for i, action in enumerate(choices):
             points = _declare(table(trump_of(action["suit"])), hands, reading.me, random.Random(stream))
             totals[i] += contract_value(points, reading.me, value, reading.me, scoring)
-    best = max(range(len(choices)), key=lambda i: (totals[i], -i))
-    return choices[best]
+    return pick(choices, _means(totals, len(deals)), totals)
 
 
 class _Playouts:
@@ -167,7 +175,7 @@ def _bid_candidates(legal: list[Action]) -> list[Action]:
     return [a for a in legal if a["type"] == "pass" or a["value"] <= 42 or a["value"] == legal[-1]["value"]]
 
 
-def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int = BID_SAMPLES) -> Action:
+def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int = BID_SAMPLES) -> Scored:
     """The pass or bid with the best expected marks, the auction finished as plain players do.
 
     Each deal is played out once per possible declarer (and, for this seat, per each of its
@@ -204,8 +212,7 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
                 suit = max(range(7), key=lambda s: (each[s], -s))
                 common[i] += contract_value(points.of(seat, suit), seat, won, me, scoring)
     totals = [common[i] + max(own[i]) for i in range(len(candidates))]
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+    return pick(candidates, _means(totals, len(deals)), totals)
 
 
 def supported(view: View) -> bool:
@@ -213,7 +220,7 @@ def supported(view: View) -> bool:
     return not (view.get("options") or {}).get("nello")
 
 
-def decide(view: View, legal: list[Action], rng: random.Random, budget: int = BUDGET) -> Action | None:
+def decide(view: View, legal: list[Action], rng: random.Random, budget: int = BUDGET) -> Scored | None:
     """Hard's 42 decision, or None where the generic search should decide.
 
     `budget` scales the deals searched (the live budget is `BUDGET`; tests pass less).
@@ -230,5 +237,5 @@ def decide(view: View, legal: list[Action], rng: random.Random, budget: int = BU
     if kinds == {"trump"}:
         return choose_trump(view, legal, rng, scaled(TRUMP_SAMPLES))
     if kinds == {"play"}:
-        return choose_play(view, legal, rng, scaled(PLAY_SAMPLES))
+        return play_scored(view, legal, rng, scaled(PLAY_SAMPLES))
     return None

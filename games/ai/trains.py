@@ -12,6 +12,7 @@ import random
 from games.ai import trains_search
 from games.ai.inference import HiddenHand, hand_of, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.policy import View
+from games.ai.scored import Scored
 from games.ai.search import heaviest_tile
 from games.ai.trains_policy import action_scores, longest_chain
 from games.core.actions import Action
@@ -48,7 +49,7 @@ class TrainsKit:
 
     def special(
         self, rules: Rules[object], view: View, legal: list[Action], rng: random.Random, budget: int
-    ) -> Action | None:
+    ) -> Scored | None:
         """Mexican Train has its own search (see `trains_search.py`); Chicken Foot the generic one."""
         if view.get("game") != "mexican_train":
             return None

@@ -18,6 +18,7 @@ from games.ai.inference import hand_of
 from games.ai.kit import Kit
 from games.ai.policy import View
 from games.ai.sampling import sample_deal
+from games.ai.scored import Scored
 from games.ai.search import PLAYOUT_CAP, my_side
 from games.ai.trains_fast import TrainsState, trains_state
 from games.ai.trains_policy import Planner, state_action
@@ -94,13 +95,14 @@ def choose(
     prior: Sequence[float],
     rng: random.Random,
     playouts: int | None = None,
-) -> Action:
-    """Medium's choice, unless a searched alternative beats it clearly on the same deals."""
+) -> Scored:
+    """Medium's choice, unless a searched alternative beats it clearly on the same deals;
+    each candidate's value is its mean gain (`gain`) over those deals."""
     order = sorted(range(len(legal)), key=lambda i: (-prior[i], i))
     picked = order[:CANDIDATES]
     base = picked[0]
     if len(picked) < 2:
-        return legal[base]
+        return Scored((legal[base],), (0.0,), 0)
     deals = max(2, (playouts or PLAYOUTS) // CANDIDATES)
     seat = my_side(view)
     searched = last_hand_view(view)
@@ -124,4 +126,5 @@ def choose(
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (deals - 1))
         if mean > max(MARGIN_PIPS, MARGIN_SE * spread / math.sqrt(deals)) and mean > best_gain:
             best, best_gain = i, mean
-    return legal[best]
+    return Scored(tuple(legal[i] for i in picked), tuple(sum(values[i]) / deals for i in picked),
+                  picked.index(best))

@@ -1,0 +1,168 @@
+"""Advice (hints, reviews): Hard's move from the seat's view only, and sentences whose facts
+are true of the position."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.ai import kit_for
+from games.ai.advice import advise, review, unit_of
+from games.ai.inference import tile_of
+from games.ai.search import determinize
+from games.ai.texas42 import follows, is_trump, trump_of
+from games.core.actions import normalise_action
+from games.engine import get_rules
+
+SEED = b"advice tests"
+
+
+def position(game: str, players: int, options: dict[str, Any], seed: int, wanted: Any, steps: int = 400) -> Any:
+    """The first state of a seeded random match where the seat to move has a choice and
+    `wanted(rules, state)` holds."""
+    rules = get_rules(game)
+    state = rules.new_match(players, options, seed=bytes([seed]) * 32)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if rules.to_move(state) is None:
+            break
+        legal = rules.legal_actions(state)
+        if len(legal) > 1 and wanted(rules, state):
+            return rules, state
+        state = rules.advance(state, rng.choice(legal))
+    pytest.fail(f"no {game} position found")
+
+
+def hand(rules: Any, state: Any, seat: int) -> list[Any]:
+    return [tile_of(t) for t in rules.view(state, seat)["hand"]]
+
+
+@pytest.mark.parametrize(("game", "players"), [
+    ("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 4), ("chicken_foot", 3),
+])
+def test_advice_depends_on_the_view_alone(game: str, players: int) -> None:
+    """Two states that look the same to the seat (the hidden tiles dealt two other ways)
+    get the same advice; the advice is one of the seat's legal moves."""
+    rules, state = position(game, players, {}, 3, lambda r, s: len(r.view(s, r.to_move(s))["log"]) > 4)
+    seat = rules.to_move(state)
+    view = rules.view(state, seat)
+    other = determinize(rules, kit_for(game), view, random.Random(99))
+    assert rules.view(other, seat) == view
+    assert [hand(rules, other, s) for s in range(players)] != [hand(rules, state, s) for s in range(players)]
+    one, two = advise(rules, view, seed=SEED), advise(rules, rules.view(other, seat), seed=SEED)
+    assert one == two
+    assert normalise_action(one.action) in [normalise_action(a) for a in view["legal"]]
+    assert one.unit == ("marks" if game == "texas42" else "points") == unit_of(view)
+    assert one.why.endswith(".") and one.why.count(".") <= 3
+
+
+def test_line_sentence_states_the_ends_left_the_tiles_kept_and_the_voids_shown() -> None:
+    """Draw: after a seat has passed or drawn, the advice names what it lacks (true of its
+    real hand), and the ends and tiles kept that the sentence gives are the engine's."""
+    def after_a_draw(rules: Any, state: Any) -> bool:
+        log = rules.view(state, None)["log"]
+        me = rules.to_move(state)
+        return any(e["type"] in ("draw", "pass") and e.get("seat") != me for e in log) and any(
+            a["type"] == "play" for a in rules.legal_actions(state))
+    rules, state = position("draw", 2, {}, 7, after_a_draw)
+    seat = rules.to_move(state)
+    advice = advise(rules, rules.view(state, seat), seed=SEED)
+    facts = advice.facts
+    for other, numbers in facts["voids"].items():
+        real = hand(rules, state, int(other))
+        assert not any(t.has(n) for t in real for n in numbers), (other, numbers, real)
+    if advice.action["type"] == "play" and not facts["goes_out"]:
+        after = rules.apply(state, advice.action)
+        ends = sorted(int(e["value"]) for e in rules.view(after, seat)["ends"])
+        assert facts["ends"] == ends
+        rest = hand(rules, after, seat)
+        assert facts["answers"] == sum(1 for t in rest if any(t.has(v) for v in ends))
+        assert f"you keep {facts['answers']} tile" in advice.why or "you keep none" in advice.why
+        for n in set(ends):
+            assert str(n) in advice.why
+    assert advice.why.startswith("Play ") or advice.why.startswith("Draw")
+
+
+def test_all_fives_sentence_gives_the_points_a_scoring_play_makes() -> None:
+    def scoring_play(rules: Any, state: Any) -> bool:
+        before = rules.scores(state)
+        return any(rules.scores(rules.advance(state, a)) != before for a in rules.legal_actions(state))
+    rules, state = position("allfives", 2, {}, 5, scoring_play)
+    seat = rules.to_move(state)
+    advice = advise(rules, rules.view(state, seat), seed=SEED)
+    side = next(i for i, team in enumerate(rules.view(state, seat)["teams"]) if seat in team)
+    scored = rules.scores(rules.apply(state, advice.action))[side] - rules.scores(state)[side]
+    assert advice.facts["scored"] == scored
+    assert (f"it scores {scored} points" in advice.why) == (scored > 0)
+
+
+def test_texas42_play_sentence_counts_the_trumps_still_out_and_true_voids() -> None:
+    def late_play(rules: Any, state: Any) -> bool:
+        view = rules.view(state, rules.to_move(state))
+        return view.get("trump") is not None and sum(e["type"] == "trick" for e in view["log"]) >= 2
+    rules, state = position("texas42", 4, {}, 11, late_play)
+    seat = rules.to_move(state)
+    view = rules.view(state, seat)
+    advice = advise(rules, view, seed=SEED)
+    facts = advice.facts
+    trump = trump_of(view["trump"])
+    out = sum(1 for s in range(4) if s != seat for t in hand(rules, state, s) if is_trump(t, trump))
+    assert facts["trumps_out"] == out
+    assert f"{out} trump" in advice.why
+    suits = {f"{n}s": n for n in range(7)}
+    for other, lacking in facts["voids"].items():
+        for name in lacking:
+            suit = 7 if name == "trumps" else suits[name]
+            assert not any(follows(t, suit, trump) for t in hand(rules, state, int(other)))
+    count = sum(t.pips for t in [tile_of(p["tile"]) for p in view["trick"]] + [tile_of(advice.action["tile"])]
+                if t.pips in (5, 10))
+    assert facts["count"] == count
+
+
+def test_texas42_bid_sentence_names_the_best_suit_and_what_the_hand_holds() -> None:
+    rules, state = position("texas42", 4, {}, 2, lambda r, s: r.view(s, r.to_move(s))["phase"] == "bidding")
+    seat = rules.to_move(state)
+    advice = advise(rules, rules.view(state, seat), seed=SEED)
+    facts = advice.facts
+    mine = hand(rules, state, seat)
+    assert facts["held"] == sum(1 for t in mine if t.has(facts["suit"]))
+    assert facts["other_doubles"] == sum(1 for t in mine if t.is_double and not t.has(facts["suit"]))
+    assert f"{facts['suit']}s" in advice.why and f"{facts['held']} tile" in advice.why
+    assert advice.unit == "marks"
+
+
+def test_mexican_train_sentence_names_the_open_trains_and_the_pips_kept() -> None:
+    def marked(rules: Any, state: Any) -> bool:
+        me = rules.to_move(state)
+        view = rules.view(state, me)
+        return any(e.get("marker") and e.get("owner") not in (None, me) for e in view["ends"]) and any(
+            a["type"] == "play" for a in view["legal"])
+    rules, state = position("mexican_train", 4, {}, 4, marked)
+    seat = rules.to_move(state)
+    view = rules.view(state, seat)
+    advice = advise(rules, view, seed=SEED, names=["Ann", "Bob", "Cy", "Di"])
+    facts = advice.facts
+    opened = sorted(e["owner"] for e in view["ends"] if e.get("marker") and e.get("owner") not in (None, seat))
+    assert facts["open_trains"] == opened
+    for owner in opened:
+        assert ["Ann", "Bob", "Cy", "Di"][owner] + "'s" in advice.why
+    if advice.action["type"] == "play":
+        after = rules.apply(state, advice.action)
+        pips = sum(t.pips for t in hand(rules, after, seat))
+        assert facts["pips_after"] == pips and f"{pips} pips stay" in advice.why
+
+
+def test_review_loss_is_zero_for_hards_move_and_hards_estimate_otherwise() -> None:
+    rules, state = position("block", 2, {}, 9, lambda r, s: len(r.legal_actions(s)) >= 3)
+    view = rules.view(state, rules.to_move(state))
+    advice = advise(rules, view, seed=SEED)
+    same = review(rules, view, advice.action, seed=SEED)
+    assert same.loss == 0 and same.best == advice.action
+    other = next(a for a in view["legal"] if normalise_action(a) != normalise_action(advice.action))
+    worse = review(rules, view, other, seed=SEED)
+    assert worse.best == advice.action and worse.loss >= 0 and worse.unit == "points"
+    searched = dict((repr(normalise_action(a)), v) for a, v in advice.estimates)
+    if repr(normalise_action(other)) in searched:
+        assert worse.loss == round(max(0.0, advice.value - searched[repr(normalise_action(other))]), 2)
