@@ -16,6 +16,7 @@ import asyncio
 import concurrent.futures
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from games.ai.advice import advise
@@ -40,14 +41,15 @@ class Hints:
         self._kept: OrderedDict[Key, tuple[dict[str, Any], str]] = OrderedDict()
         self._lock = threading.Lock()
 
-    async def answer(self, key: Key, game: str, view: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """Hard's action for `view` and the sentence saying why; computed once per key."""
+    async def answer(self, asked: Asked) -> tuple[dict[str, Any], str]:
+        """Hard's action for the seat's view and the sentence saying why; once per key."""
+        key = asked.key
         with self._lock:
             found = self._kept.get(key)
         if found is not None:
             return found
         loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(self.pool, _advise, game, view)
+        found = await loop.run_in_executor(self.pool, _advise, asked)
         with self._lock:
             self._kept[key] = found
             while len(self._kept) > KEPT:
@@ -58,13 +60,23 @@ class Hints:
         self.pool.shutdown(wait=True)
 
 
-def _advise(game: str, view: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    advice = advise(get_rules(game), view, seed=HINT_SEED)
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a hint is worked out from: the seat's view, and the public names of the seats."""
+
+    key: Key
+    game: str
+    view: dict[str, Any]
+    names: list[str]
+
+
+def _advise(asked: Asked) -> tuple[dict[str, Any], str]:
+    advice = advise(get_rules(asked.game), asked.view, seed=HINT_SEED, names=asked.names)
     return dict(advice.action), advice.why
 
 
-def hint_view(code: str, seat: int) -> tuple[Key, str, dict[str, Any]]:
-    """What a hint is worked out from: its key, the game and the seat's view now.
+def hint_view(code: str, seat: int) -> Asked:
+    """What a hint is worked out from: its key, the game, the seat's view now and the names.
 
     `HintsOffError` when the room's `hints` option is off, `NotYourTurnError` when the seat
     is not the one to move (or no match is being played)."""
@@ -75,7 +87,8 @@ def hint_view(code: str, seat: int) -> tuple[Key, str, dict[str, Any]]:
         raise NotYourTurnError("no hand is being played: a hint is for the seat to move")
     if match.to_move != seat or not view.get("legal"):
         raise NotYourTurnError("it is not your turn: a hint is for the seat to move")
-    return (room.code, match.number, version, seat), match.game, view
+    names = [str(s.get("name") or "") for s in match.seats or ()]
+    return Asked((room.code, match.number, version, seat), match.game, view, names)
 
 
 _hints: Hints | None = None
