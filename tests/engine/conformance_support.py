@@ -39,14 +39,20 @@ PRESETS: dict[str, list[tuple[int, dict[str, Any]]]] = {
         (4, {}), (4, {"all_pass": "force"}),
         (4, {"doubles_trump": True, "follow_me": True, "nello": True}),
         (4, {"target_points": 250}), (4, {"target_marks": 1}),
+        (4, {"plunge": True, "splash": True, "sevens": True, "nello": True, "nello_doubles": "low",
+             "forced_bid": True}),
+        (4, {"nello": True, "nello_doubles": "own_suit", "nello_min_marks": 1, "plunge": True,
+             "doubles_trump": True}),
     ],
     "mexican_train": [
         (2, {}), (4, {}), (7, {}), (10, {}),
         (4, {"first_turn": "single", "double_blank": 50}),
         (3, {"set": 9}), (2, {"set": 6}), (4, {"rounds": 2}),
+        (3, {"draw_until_play": True, "double_blank": 25}),
     ],
     "chicken_foot": [
         (2, {}), (4, {}), (8, {"set": 12}), (4, {"double_blank": 0}), (3, {"double_blank": 25}),
+        (4, {"opening_arms": 6}),
     ],
 }
 

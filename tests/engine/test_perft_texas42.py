@@ -23,10 +23,16 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "perft_texas42.json"
 ALL_VARIANTS = {"doubles_trump": True, "follow_me": True, "nello": True}
 
 
-def auction(trump: int | str) -> list[dict[str, Any]]:
-    """Seat 1 bids 30, the others pass, seat 1 names `trump`: the start of the play."""
-    return [{"type": "bid", "value": 30}, {"type": "pass"}, {"type": "pass"}, {"type": "pass"},
+def auction(trump: int | str, value: int = 30) -> list[dict[str, Any]]:
+    """Seat 1 bids `value`, the others pass, seat 1 names `trump`: the start of the play."""
+    return [{"type": "bid", "value": value}, {"type": "pass"}, {"type": "pass"}, {"type": "pass"},
             {"type": "trump", "suit": trump}]
+
+
+#: Seat 1 of "perft-16" holds four doubles: it plunges, and its partner (seat 3) names trumps.
+HOUSE_RULES = {"plunge": True, "splash": True, "sevens": True, "nello": True}
+PLUNGE = [{"type": "bid", "value": 168, "contract": "plunge"}, {"type": "pass"}, {"type": "pass"},
+          {"type": "pass"}]
 
 
 # (seed, options, actions before counting, deepest depth)
@@ -38,6 +44,11 @@ POSITIONS: list[tuple[str, dict[str, Any], list[dict[str, Any]], int]] = [
     ("perft-0", ALL_VARIANTS, auction("doubles"), 8),
     ("perft-1", ALL_VARIANTS, auction("follow_me"), 8),
     ("perft-2", ALL_VARIANTS, auction("nello"), 7),
+    ("perft-16", HOUSE_RULES, [], 4),
+    ("perft-16", {"plunge": True}, PLUNGE, 6),
+    ("perft-1", {"sevens": True}, auction("sevens", 42), 8),
+    ("perft-2", {"nello": True, "nello_doubles": "low"}, auction("nello"), 6),
+    ("perft-0", {"nello": True, "nello_doubles": "own_suit", "nello_min_marks": 1}, auction("nello", 42), 6),
 ]
 
 
@@ -87,7 +98,7 @@ def stored(seed: str, options: dict[str, Any], actions: list[dict[str, Any]]) ->
 
 @pytest.mark.parametrize(
     ("seed", "options", "actions", "depth"), POSITIONS,
-    ids=[f"{p[0]}-{json.dumps(p[2][-1]['suit']) if p[2] else 'auction'}-{json.dumps(p[1])}" for p in POSITIONS],
+    ids=[f"{p[0]}-{json.dumps(p[2][-1].get('suit')) if p[2] else 'auction'}-{json.dumps(p[1])}" for p in POSITIONS],
 )
 def test_perft_counts_match_the_stored_counts(
     seed: str, options: dict[str, Any], actions: list[dict[str, Any]], depth: int
@@ -102,6 +113,13 @@ def test_the_first_bid_has_fifteen_choices_and_the_lead_seven() -> None:
     assert stored("perft-0", {}, [])[0] == 15
     assert stored("perft-0", {}, auction(0))[0] == 7
     assert stored("perft-2", ALL_VARIANTS, auction("nello"))[:3] == counts("perft-2", ALL_VARIANTS, auction("nello"), 3)
+
+
+def test_house_rules_counts() -> None:
+    # The plunge's partner names one of the seven suits, then leads any of its seven tiles.
+    assert stored("perft-16", {"plunge": True}, PLUNGE)[:2] == [7, 49]
+    # Sevens: every play is forced to the tiles closest to seven, so few sequences.
+    assert stored("perft-1", {"sevens": True}, auction("sevens", 42))[0] < 7
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ VARIANTS: list[dict[str, Any]] = [
     {}, {"all_pass": "force"}, {"doubles_trump": True, "follow_me": True, "nello": True},
     {"target_points": 250}, {"target_points": 120, "nello": True, "all_pass": "force", "follow_me": True},
     {"target_marks": 3, "doubles_trump": True},
+    {"plunge": True, "splash": True, "sevens": True, "nello": True, "nello_doubles": "low", "forced_bid": True},
+    {"plunge": True, "nello": True, "nello_doubles": "own_suit", "nello_min_marks": 1, "follow_me": True},
+    {"splash": True, "sevens": True, "nello": True, "nello_min_marks": 2, "target_points": 250},
 ]
 
 
@@ -46,6 +49,22 @@ def bids_over(standing: int | None) -> list[int]:
     return [*range(standing + 1, 43), 84]
 
 
+def marks_of(bid: int | None) -> int:
+    return 0 if bid is None else 1 if bid <= 42 else bid // 42
+
+
+def specials_over(standing: int | None, held: list[Pair], options: dict[str, Any]) -> list[tuple[int, str]]:
+    """Plunge: four doubles, four marks or two more than the standing bid; splash: three doubles,
+    two marks, or three over two."""
+    doubles = sum(1 for a, b in held if a == b)
+    out = []
+    if options.get("splash") and doubles >= 3 and (standing is None or standing <= 84):
+        out.append((84 if standing is None or standing < 84 else 126, "splash"))
+    if options.get("plunge") and doubles >= 4:
+        out.append((42 * max(4, marks_of(standing) + 2), "plunge"))
+    return out
+
+
 def is_trump(tile: Pair, trump: Any) -> bool:
     if trump == "doubles":
         return tile[0] == tile[1]
@@ -53,35 +72,49 @@ def is_trump(tile: Pair, trump: Any) -> bool:
 
 
 def of_suit(tile: Pair, suit: Any, trump: Any) -> bool:
-    """A trump belongs to trumps only; any other tile to every number it carries."""
+    """A trump belongs to trumps only; any other tile to every number it carries. In nello
+    with the doubles a suit of their own ("own_suit"), a double belongs to that suit only."""
+    if trump == "own_suit":
+        return (tile[0] == tile[1]) == (suit == "doubles") and (suit == "doubles" or suit in tile)
     if suit == "trumps":
         return is_trump(tile, trump)
     return suit in tile and not is_trump(tile, trump)
 
 
 def suit_led(tile: Pair, trump: Any) -> Any:
+    if trump == "own_suit" and tile[0] == tile[1]:
+        return "doubles"
     return "trumps" if is_trump(tile, trump) else max(tile)
 
 
 def height(tile: Pair, suit: Any, trump: Any) -> int:
     """The double highest, then by the other end; doubles-as-trumps rank by number."""
+    if suit == "doubles" or (suit == "trumps" and trump == "doubles"):
+        return tile[0]
     if suit == "trumps":
-        if trump == "doubles":
-            return tile[0]
         suit = trump
     if tile[0] == tile[1]:
-        return 99
+        return -99 if trump == "low" else 99
     return tile[1] if tile[0] == suit else tile[0]
 
 
+def off_seven(tile: Pair) -> int:
+    return abs(sum(tile) - 7)
+
+
 def follows_allowed(held: list[Pair], trick: list[Pair], trump: Any) -> list[Pair]:
+    if trump == "sevens":
+        return sorted(t for t in held if off_seven(t) == min(map(off_seven, held)))
     if not trick:
         return sorted(held)
     suit = suit_led(trick[0], trump)
     return sorted([t for t in held if of_suit(t, suit, trump)] or held)
 
 
-def trick_winner(trick: list[Pair], trump: Any) -> int:
+def trick_winner(trick: list[Pair], trump: Any, bidders: list[bool] | None = None) -> int:
+    if trump == "sevens":
+        assert bidders is not None
+        return min(range(len(trick)), key=lambda i: (off_seven(trick[i]), not bidders[i], i))
     suit = "trumps" if any(is_trump(t, trump) for t in trick) else suit_led(trick[0], trump)
     contenders = [i for i, t in enumerate(trick) if of_suit(t, suit, trump)]
     return max(contenders, key=lambda i: height(trick[i], suit, trump))
@@ -101,24 +134,41 @@ class Referee:
         self.points = options.get("target_points") is not None
         self.target = options.get("target_points") or options.get("target_marks", 7)
         self.trumps: list[Any] = [*range(7), *(name for name, opt in TRUMP_OPTIONS if options.get(opt))]
+        self.force = options.get("all_pass") == "force" or bool(options.get("forced_bid"))
+        self.contract: str | None = None
 
     def act(self, action: dict[str, Any]) -> None:
         self.state = RULES.apply(self.state, action)
 
-    def auction(self, number: int) -> tuple[int | None, int]:
+    def auction(self, number: int, hands: list[list[Pair]]) -> tuple[int | None, int]:
         standing, high = None, None
+        self.contract = None
         for turn in range(4):
             seat = (number % 4 + 1 + turn) % 4
             assert RULES.to_move(self.state) == seat
-            may_pass = not (self.options.get("all_pass") == "force" and turn == 3 and standing is None)
+            may_pass = not (self.force and turn == 3 and standing is None)
             expected = [{"type": "pass"}] * may_pass + [{"type": "bid", "value": v} for v in bids_over(standing)]
+            expected += [{"type": "bid", "value": v, "contract": c}
+                         for v, c in specials_over(standing, hands[seat], self.options)]
             legal = RULES.legal_actions(self.state)
             assert sorted(map(str, legal)) == sorted(map(str, expected))
-            action = {"type": "pass"} if may_pass and self.rng.random() < 0.55 else self.rng.choice(legal)
+            specials = [a for a in legal if "contract" in a]
+            if specials and self.rng.random() < 0.5:
+                action = self.rng.choice(specials)
+            else:
+                action = {"type": "pass"} if may_pass and self.rng.random() < 0.55 else self.rng.choice(legal)
             self.act(action)
             if action["type"] == "bid":
-                standing, high = action["value"], seat
+                standing, high, self.contract = action["value"], seat, action.get("contract")
         return high, standing or 0
+
+    def trumps_for(self, bid: int) -> list[Any]:
+        """What may be named: after a plunge or splash no nello or sevens; nello needs
+        `nello_min_marks` marks bid, sevens 42."""
+        out = [t for t in self.trumps if t != "nello" or bid >= 42 * self.options.get("nello_min_marks", 0)]
+        if self.options.get("sevens") and bid >= 42:
+            out.append("sevens")
+        return [t for t in out if t not in ("nello", "sevens")] if self.contract else out
 
     def play_hand(self, number: int) -> bool:
         """Referee hand `number`; True once the match is over."""
@@ -126,17 +176,21 @@ class Referee:
         view = RULES.view(self.state, None)
         assert (view["hand_number"], view["scores"]) == (number, self.scores)
         assert [[tuple(t) for t in RULES.view(self.state, k)["hand"]] for k in range(4)] == hands
-        high, bid = self.auction(number)
+        high, bid = self.auction(number, hands)
         if high is None:
             assert RULES.hand_index(self.state) == number + 1 and RULES.scores(self.state) == self.scores
             return False
-        assert RULES.to_move(self.state) == high
-        assert sorted(map(str, (a["suit"] for a in RULES.legal_actions(self.state)))) == sorted(map(str, self.trumps))
-        trump = self.rng.choice(self.trumps)
+        namer = (high + 2) % 4 if self.contract else high
+        assert RULES.to_move(self.state) == namer
+        names = self.trumps_for(bid)
+        assert sorted(map(str, (a["suit"] for a in RULES.legal_actions(self.state)))) == sorted(map(str, names))
+        trump = self.rng.choice(names)
         self.act({"type": "trump", "suit": trump})
         side, out = high % 2, (high + 2) % 4 if trump == "nello" else None
         suit_trump = trump if trump not in ("follow_me", "nello") else None
-        need, taken, leader, result = min(bid, 42), [0, 0], high, None
+        if trump == "nello":
+            suit_trump = {"high": None, "low": "low", "own_suit": "own_suit"}[self.options.get("nello_doubles", "high")]
+        need, taken, leader, result = min(bid, 42), [0, 0], namer, None
         for number_of_trick in range(1, 8):
             trick: list[Pair] = []
             seats: list[int] = []
@@ -152,7 +206,7 @@ class Referee:
                 seats.append(seat)
                 seat = (seat + 1) % 4
                 seat = (seat + 1) % 4 if seat == out else seat
-            leader = seats[trick_winner(trick, suit_trump)]
+            leader = seats[trick_winner(trick, suit_trump, [s % 2 == side for s in seats])]
             taken[leader % 2] += 1 + sum(map(count, trick))
             if out is not None:
                 result = "set" if leader % 2 == side else "made" if number_of_trick == 7 else None
