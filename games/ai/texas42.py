@@ -2,7 +2,9 @@
 
 The suit rules below restate docs/engine.md and the 42 document (a tile carrying the trump number is
 a trump; otherwise a lead calls for its higher end; the double ranks highest) because the AI
-may not import the game family; the engine stays the judge of legality everywhere.
+may not import the game family; the engine stays the judge of legality everywhere. The house
+rules are restated too (docs/rules-texas42.md, "House rules"): nello's doubles low or a suit of
+their own, and sevens, where every seat must play its tile closest to seven pips.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ from games.core.tiles import Tile, full_set
 
 TRUMPS = 7
 Trump = int | str | None
+#: Nello with the doubles lowest in their suits, or a suit of their own; and sevens.
+DOUBLES_LOW = "doubles_low"
+DOUBLES_SUIT = "doubles_suit"
+SEVENS = "sevens"
+NELLO_DOUBLES = {"high": None, "low": DOUBLES_LOW, "own_suit": DOUBLES_SUIT}
 
 
 def trump_of(choice: object) -> Trump:
@@ -32,19 +39,34 @@ def trump_of(choice: object) -> Trump:
     return None
 
 
+def trick_rules(view: View) -> Trump:
+    """The rules the hand's tricks follow: `trump_of` the named trumps, except nello under the
+    room's `nello_doubles` and sevens."""
+    choice = view.get("trump")
+    if choice == "nello":
+        return NELLO_DOUBLES.get((view.get("options") or {}).get("nello_doubles", "high"))
+    return SEVENS if choice == "sevens" else trump_of(choice)
+
+
+def off_seven(tile: Tile) -> int:
+    return abs(tile.pips - 7)
+
+
 def is_trump(tile: Tile, trump: Trump) -> bool:
-    if trump is None:
-        return False
-    if trump == "doubles":
-        return tile.is_double
-    return tile.has(int(trump))
+    if isinstance(trump, int):
+        return tile.has(trump)
+    return trump == "doubles" and tile.is_double
 
 
 def led_suit(tile: Tile, trump: Trump) -> int:
+    if trump == DOUBLES_SUIT and tile.is_double:
+        return TRUMPS
     return TRUMPS if is_trump(tile, trump) else tile.high
 
 
 def follows(tile: Tile, suit: int, trump: Trump) -> bool:
+    if trump == DOUBLES_SUIT:
+        return tile.is_double if suit == TRUMPS else tile.has(suit) and not tile.is_double
     if suit == TRUMPS:
         return is_trump(tile, trump)
     return tile.has(suit) and not is_trump(tile, trump)
@@ -52,19 +74,24 @@ def follows(tile: Tile, suit: int, trump: Trump) -> bool:
 
 def rank(tile: Tile, suit: int, trump: Trump) -> int:
     if suit == TRUMPS:
-        if trump == "doubles":
+        if trump in ("doubles", DOUBLES_SUIT):
             return tile.low
         suit = int(trump)  # type: ignore[arg-type]
     if tile.is_double:
-        return 7
+        return -1 if trump == DOUBLES_LOW else 7
     return tile.other(suit)
 
 
-def winner_index(trick: Sequence[Tile], trump: Trump) -> int:
+def winner_index(trick: Sequence[Tile], trump: Trump, bidders: Sequence[bool] = ()) -> int:
+    """The winning position; in sevens the tile closest to seven, a tie to the bidding side
+    (`bidders` marks its tiles), then to the first played."""
+    if trump == SEVENS:
+        return min(range(len(trick)), key=lambda i: (
+            off_seven(trick[i]), 0 if i < len(bidders) and bidders[i] else 1, i))
     suit = led_suit(trick[0], trump)
     if suit != TRUMPS and any(is_trump(t, trump) for t in trick):
         suit = TRUMPS
-    best, best_rank = 0, -1
+    best, best_rank = 0, -2
     for i, tile in enumerate(trick):
         if follows(tile, suit, trump) and rank(tile, suit, trump) > best_rank:
             best, best_rank = i, rank(tile, suit, trump)
@@ -91,10 +118,17 @@ def hidden_hands(view: View) -> dict[int, HiddenHand]:
     me = view.get("seat")
     sizes = list(view.get("hand_sizes") or [])
     hands = {seat: HiddenHand([frozenset()] * size) for seat, size in enumerate(sizes) if seat != me}
-    trump = trump_of(view.get("trump"))
+    trump = trick_rules(view)
     everything = full_set(6)
     for trick in _tricks(view):
         if not trick:
+            continue
+        if trump == SEVENS:
+            # Each seat plays its tile closest to seven: it held none closer.
+            for seat, tile in trick:
+                hidden = hands.get(seat)
+                if hidden is not None:
+                    hidden.banned.update(t for t in everything if off_seven(t) < off_seven(tile))
             continue
         suit = led_suit(trick[0][1], trump)
         for seat, tile in trick[1:]:
@@ -113,9 +147,41 @@ def _play(tile: Tile) -> Action:
     return {"type": "play", "tile": [tile.low, tile.high]}
 
 
+def nello_play(view: View, legal: list[Action]) -> Action:
+    """Nello: the bidder ducks with its highest tile that does not take the trick (leading, its
+    lowest); a defender keeps under a bidder who holds the trick, else plays its lowest, so
+    the bidder is left on top."""
+    trump = trick_rules(view)
+    tiles = [tile_of(a["tile"]) for a in legal]
+    trick = [(int(p["seat"]), tile_of(p["tile"])) for p in view.get("trick") or ()]
+    bidder = view.get("bidder")
+    low = min(tiles, key=_weight)
+    if not trick:
+        return _play(low)
+    played = [t for _, t in trick]
+    winners = [t for t in tiles if winner_index([*played, t], trump) == len(played)]
+    losers = [t for t in tiles if t not in winners]
+    if view.get("seat") == bidder:
+        return _play(max(losers, key=_weight) if losers else min(winners, key=_weight))
+    if trick[winner_index(played, trump)][0] == bidder and losers:
+        return _play(max(losers, key=_weight))
+    return _play(low)
+
+
+def _weight(tile: Tile) -> tuple[int, Tile]:
+    return tile.pips, tile
+
+
 def trick_play(view: View, legal: list[Action], rng: random.Random) -> Action:
-    """Win with count, feed count to a winning partner, otherwise throw the cheapest tile."""
-    trump = trump_of(view.get("trump"))
+    """Win with count, feed count to a winning partner, otherwise throw the cheapest tile.
+
+    Nello is played by `nello_play`; in sevens the engine lists only the tiles closest to seven,
+    which are all alike here."""
+    if view.get("trump") == "nello":
+        return nello_play(view, legal)
+    trump = trick_rules(view)
+    if trump == SEVENS:
+        return legal[0]
     _, partners = _sides(view)
     tiles = [tile_of(a["tile"]) for a in legal]
     trick = [(int(p["seat"]), tile_of(p["tile"])) for p in view.get("trick") or ()]
@@ -155,6 +221,12 @@ def suit_strength(hand: Sequence[Tile], suit: int) -> float:
     return score
 
 
+def plain_bids(legal: list[Action]) -> list[Action]:
+    """The bids the AI weighs, lowest first: never a plunge or a splash (it bids neither, but
+    plays the hand when its partner or an opponent does)."""
+    return sorted((a for a in legal if a["type"] == "bid" and "contract" not in a), key=lambda a: a["value"])
+
+
 class Texas42Kit:
     """Knowledge of 42 for Medium and Hard."""
 
@@ -187,7 +259,7 @@ class Texas42Kit:
     def _medium_bid(self, view: View, legal: list[Action], hand: Sequence[Tile]) -> Action:
         _, partners = _sides(view)
         high = view.get("high_bid")
-        bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: a["value"])
+        bids = plain_bids(legal)
         passing = next((a for a in legal if a["type"] == "pass"), None)
         strength = max(suit_strength(hand, s) for s in range(7))
         cap = 0 if strength < 20 else min(42, 30 + int((strength - 20) / 1.5))
@@ -230,7 +302,7 @@ class Texas42Kit:
 
         Scored as the bid's mean outcome against passing's threshold (the margin it must
         clear); the higher bids are not searched."""
-        bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: a["value"])
+        bids = plain_bids(legal)
         passing = next((a for a in legal if a["type"] == "pass"), None)
         if not bids:
             return only(legal[0])

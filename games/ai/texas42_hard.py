@@ -59,7 +59,8 @@ def contract_value(points: Sequence[int], declarer: int, value: int, me: int, po
 
 
 def _force(view: View) -> bool:
-    return (view.get("options") or {}).get("all_pass") == "force"
+    options = view.get("options") or {}
+    return options.get("all_pass") == "force" or bool(options.get("forced_bid"))
 
 
 def _points_scoring(view: View) -> bool:
@@ -122,7 +123,7 @@ def choose_trump(view: View, legal: list[Action], rng: random.Random, samples: i
     value = int(high.get("value") or 30)
     scoring = _points_scoring(view)
     deals = weighted_deals(reading, rng, samples, samples * ATTEMPTS, _force(view))
-    choices = [a for a in legal if a["suit"] != "nello"]
+    choices = [a for a in legal if a["suit"] not in ("nello", "sevens")]
     totals = [0.0] * len(choices)
     for hands in deals:
         stream = rng.getrandbits(64)
@@ -172,7 +173,9 @@ def finish_auction(
 
 
 def _bid_candidates(legal: list[Action]) -> list[Action]:
-    return [a for a in legal if a["type"] == "pass" or a["value"] <= 42 or a["value"] == legal[-1]["value"]]
+    """Pass, the bids in points and the highest plain bid; never a plunge or a splash."""
+    plain = [a for a in legal if "contract" not in a]
+    return [a for a in plain if a["type"] == "pass" or a["value"] <= 42 or a["value"] == plain[-1]["value"]]
 
 
 def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int = BID_SAMPLES) -> Scored:
@@ -216,8 +219,10 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
 
 
 def supported(view: View) -> bool:
-    """Whether these searches cover the room: nello (a three-seat hand) is left to the generic one."""
-    return not (view.get("options") or {}).get("nello")
+    """Whether these searches cover the room: nello (a three-seat hand) and a hand of sevens
+    (no suits) are left to the generic search on the engine. A plunge or splash is a plain
+    hand for them: its bidder's partner names trumps and leads, as the view says."""
+    return not (view.get("options") or {}).get("nello") and view.get("trump") != "sevens"
 
 
 def decide(view: View, legal: list[Action], rng: random.Random, budget: int = BUDGET) -> Scored | None:
