@@ -1,7 +1,8 @@
 // Texas 42: the bidding box (legal bids only), trumps, the trick round the centre with who
 // played what (the last trick stays with its winner until the next lead), tricks and count per
 // side, marks. What a bid promises and what "set" means are said in plain words, and trumps
-// are marked in the hand.
+// are marked in the hand. The house rules are said in words too: a plunge or a splash (the
+// partner names trumps), sevens, and how nello's doubles rank.
 
 import { tileLabel, tileSVG, tileKey } from "../tiles.js";
 import { bareName, h, seatName, sideName } from "./common.js";
@@ -13,24 +14,33 @@ export const showsHandsLeft = true;
 
 const SUITS = ["blanks", "ones", "twos", "threes", "fours", "fives", "sixes"];
 
-export function bidName(v) {
+export function bidName(v, contract) {
   if (v === null || v === undefined) return "pass";
+  if (contract === "plunge" || contract === "splash") {
+    return `${contract === "plunge" ? "Plunge" : "Splash"}: ${v / 42} marks, partner names trumps`;
+  }
   return v >= 84 ? `${v / 42} marks (${v})` : String(v);
 }
 
 export function trumpName(s) {
   if (typeof s === "number") return SUITS[s];
-  return { doubles: "doubles", follow_me: "follow-me (no trumps)", nello: "nello" }[s] || String(s);
+  return { doubles: "doubles", follow_me: "follow-me (no trumps)", nello: "nello", sevens: "sevens (closest to seven pips wins)" }[s] || String(s);
+}
+
+/** How nello's doubles rank in this room (the `nello_doubles` option), in words. */
+function nelloDoubles(view) {
+  return { low: "Doubles are lowest in their suits.", own_suit: "Doubles are a suit of their own: a double led calls for doubles." }[view.options?.nello_doubles]
+    || "Doubles are highest in their suits.";
 }
 
 export function phrase(ctx, e) {
   switch (e.type) {
     case "bid":
-      return `bid ${bidName(e.value)}`;
+      return `bid ${bidName(e.value, e.contract)}`;
     case "pass":
       return "passed";
     case "trump":
-      return e.suit === "follow_me" || e.suit === "nello" ? `chose ${trumpName(e.suit)}` : `named ${trumpName(e.suit)} as trumps`;
+      return ["follow_me", "nello", "sevens"].includes(e.suit) ? `chose ${trumpName(e.suit)}` : `named ${trumpName(e.suit)} as trumps`;
     case "play":
       return `played ${tileLabel(e.tile)}`;
     case "trick":
@@ -77,13 +87,24 @@ function side(ctx, i) {
   return (ctx.view.teams?.[i] || []).map((s) => bareName(ctx, s)).join(" & ");
 }
 
-function promise(ctx, seat, value, trump) {
+function promise(ctx, seat, value, trump, contract) {
   const view = ctx.view;
   const us = sideOf(view, seat);
   const them = side(ctx, 1 - us);
   const bidders = side(ctx, us);
   if (trump === "nello") {
-    return `${bareName(ctx, seat)} must lose every trick. Winning even one sets the bid: ${them} score ${stake(view, value)}.`;
+    return `${bareName(ctx, seat)} must lose every trick, partner sitting out. ${nelloDoubles(view)} `
+      + `Winning even one trick sets the bid: ${them} score ${stake(view, value)}.`;
+  }
+  if (contract) {
+    const namer = (seat + 2) % 4;
+    const verbs = namer === ctx.seat ? "name trumps and lead" : "names trumps and leads";
+    return `${contract === "plunge" ? "Plunge" : "Splash"}: ${bareName(ctx, seat)} holds ${contract === "plunge" ? "four" : "three"} doubles or more; `
+      + `${bareName(ctx, namer)} ${verbs}. ${bidders} must take every trick, or ${them} score ${stake(view, value)}.`;
+  }
+  if (trump === "sevens") {
+    return `Sevens: everyone plays their tile closest to seven pips, and the closest takes the trick. `
+      + `${bidders} must take every trick, or ${them} score ${stake(view, value)}.`;
   }
   if (value >= 84) {
     return `${bidders} must take every trick. Losing one, they are set (the bid fails) and ${them} score ${stake(view, value)}.`;
@@ -121,16 +142,20 @@ export function board(ctx, el, sel) {
   parts.push(h("p", { class: "bid-line" },
     view.phase === "bidding" ? `Shuffled by ${bareName(ctx, view.shuffler)}. ` : "",
     view.trump !== null && view.trump !== undefined ? `Trumps: ${trumpName(view.trump)}. ` : "",
-    high ? `High bid: ${bareName(ctx, high.seat)}, ${bidName(high.value)}.` : "No bid yet."));
+    high ? `High bid: ${bareName(ctx, high.seat)}, ${bidName(high.value, high.contract)}.` : "No bid yet."));
   if (view.phase === "bidding") {
+    const opts = view.options || {};
+    const extra = [opts.plunge ? "plunge (4 doubles)" : "", opts.splash ? "splash (3 doubles)" : ""].filter(Boolean);
     parts.push(h("p", { class: "set-line", text: "Each player bids once: the points of 42 their side will take (30 to 42), "
-      + "or marks (84 is 2 marks: every trick). A side that falls short of its bid is set: the bid fails and the other side scores." }));
+      + "or marks (84 is 2 marks: every trick)"
+      + (extra.length ? `, or a ${extra.join(" or ")}: marks, and the partner names trumps` : "")
+      + ". A side that falls short of its bid is set: the bid fails and the other side scores." }));
   } else if (high) {
-    parts.push(h("p", { class: "set-line", text: promise(ctx, high.seat, high.value, view.trump) }));
+    parts.push(h("p", { class: "set-line", text: promise(ctx, high.seat, high.value, view.trump, high.contract) }));
   }
   if (view.bids?.length && view.phase === "bidding") {
     parts.push(h("ul", { class: "bids", "aria-label": "Bids" },
-      ...view.bids.map((b) => h("li", { text: `${seatName(ctx, b.seat)}: ${b.pass ? "pass" : bidName(b.bid)}` }))));
+      ...view.bids.map((b) => h("li", { text: `${seatName(ctx, b.seat)}: ${b.pass ? "pass" : bidName(b.bid, b.contract)}` }))));
   }
   // The trick: seats placed round the centre from this viewer (you at the bottom).
   const trick = h("div", { class: "trick", role: "group", "aria-label": view.trick?.length || !last ? "The trick" : "The last trick" });
@@ -168,7 +193,7 @@ export function controls(ctx, box) {
   const nodes = [];
   if (bids.length || (legal.some((a) => a.type === "pass") && ctx.view.phase === "bidding")) {
     nodes.push(h("div", { class: "bidbox", role: "group", "aria-label": "Your bid" },
-      ...bids.map((a) => h("button", { type: "button", "data-bid": a.value, disabled: ctx.waiting, onclick: () => ctx.act(a), text: bidName(a.value) })),
+      ...bids.map((a) => h("button", { type: "button", "data-bid": a.value, "data-contract": a.contract, disabled: ctx.waiting, onclick: () => ctx.act(a), text: bidName(a.value, a.contract) })),
       legal.some((a) => a.type === "pass")
         ? h("button", { type: "button", "data-action": "pass", disabled: ctx.waiting, onclick: () => ctx.act({ type: "pass" }), text: "Pass" }) : null));
   }
@@ -186,18 +211,22 @@ export function summaryLines(ctx, last) {
   const bidders = sideName(ctx, us);
   const them = sideName(ctx, 1 - us);
   const took = (last.points || [])[us];
+  const contract = (last.log || []).find((e) => e.type === "bid" && e.seat === last.bidder)?.contract;
   const unit = scoreUnit(view);
   const what = last.result === "made" ? `made it: ${bidders} score ${last.award} ${unit}.`
     : last.result === "set" ? `were set (the bid failed): ${them} score ${last.award} ${unit}.`
       : `${(last.result || "").replace(/_/g, " ")}.`;
-  return [h("p", {}, `${seatName(ctx, last.bidder)} bid ${bidName(last.bid)} in ${trumpName(last.trump)}; `
+  return [h("p", {}, `${seatName(ctx, last.bidder)} bid ${bidName(last.bid, contract)} in ${trumpName(last.trump)}; `
     + `${bidders} took ${took ?? 0} of the 42 points and ${what}`)];
 }
 
 export function statusWhy(ctx) {
   const view = ctx.view;
   if (view.phase === "bidding") return "Your bid: beat the high bid or pass (each player bids once).";
-  if (view.legal.some((a) => a.type === "trump")) return "You won the bidding: name trumps.";
+  if (view.legal.some((a) => a.type === "trump")) {
+    return view.high_bid?.contract ? `Your partner bid a ${view.high_bid.contract}: name trumps, then lead.` : "You won the bidding: name trumps.";
+  }
+  if (view.trump === "sevens") return "Sevens: play your tile closest to seven pips (highlighted tiles).";
   if (view.trick?.length) return "Your play: follow suit if you can (highlighted tiles).";
   return "Your lead: play any tile.";
 }
