@@ -431,16 +431,17 @@ function renderHand(table) {
     const chosen = !!ctx.chosen && same(ctx.chosen, tile);
     const tileEnds = legal.filter((a) => same(a.tile, tile)).map((a) => a.end).filter(Boolean);
     const mark = table.handMark?.(ctx, tile) || null;
-    const state = `${ok}|${chosen}|${tileEnds.join(",")}|${mark}`;
+    const sending = pendingTile(tile);
+    const state = `${ok}|${chosen}|${tileEnds.join(",")}|${mark}|${sending}`;
     if (b.state !== state) {
       b.state = state;
       const n = b.node;
-      n.className = `tile-button${ok ? " legal" : ""}${chosen ? " chosen" : ""}${mark ? ` ${mark}` : ""}`;
+      n.className = `tile-button${ok ? " legal" : ""}${chosen ? " chosen" : ""}${mark ? ` ${mark}` : ""}${sending ? " pending" : ""}`;
       n.setAttribute("aria-pressed", chosen ? "true" : "false");
       if (ok) n.removeAttribute("aria-disabled");
       else n.setAttribute("aria-disabled", "true");
       const where = tileEnds.length > 1 ? `, playable on ${tileEnds.map((e) => common.endName(table, ctx, e)).join(" or ")}` : ", playable";
-      n.setAttribute("aria-label", `${tileLabel(tile)}${mark ? `, ${mark}` : ""}${ok ? where : ""}`);
+      n.setAttribute("aria-label", `${tileLabel(tile)}${mark ? `, ${mark}` : ""}${ok ? where : ""}${sending ? ", played: sending" : ""}`);
       n.querySelector(".trump-mark")?.remove();
       if (mark) n.append(h("span", { class: "trump-mark", "aria-hidden": "true", text: mark }));
     }
@@ -455,6 +456,18 @@ function renderHand(table) {
   order.forEach((node, i) => {
     if (box.children[i] !== node) box.insertBefore(node, box.children[i] || null);
   });
+}
+
+/** Is `tile` in an action this page sent that the server has not yet acknowledged? */
+function pendingTile(tile) {
+  return !!ctx.socket && ctx.socket.pendingActions().some((a) => a.tile && same(a.tile, tile));
+}
+
+/** While the connection is down, what the player tapped is kept and shown as pending. */
+function showConnection(text) {
+  const kept = ctx.socket?.pendingActions().length ? " Your move is kept and will be sent when the connection is back." : "";
+  setConnection(`${text}${kept}`, false);
+  if (ctx.view) renderTable();
 }
 
 function onTile(tile) {
@@ -601,9 +614,9 @@ function connect() {
         setConnection(wasRetry ? "Reconnected: back in sync with the table." : "Connected", true);
         refreshRoom();
       } else if (state === "connecting") {
-        if (attempt) setConnection(`Reconnecting (attempt ${attempt})…`, false);
+        if (attempt) showConnection(`Reconnecting (attempt ${attempt})…`);
       } else if (state === "down") {
-        setConnection(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`, false);
+        showConnection(`Reconnecting: the connection was lost; next try in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`);
       } else if (state === "refused" && closeCode === 4000) {
         setConnection("This seat was opened in another tab or device; this one has stopped.", false);
       } else if (state === "refused" && closeCode === 4003) {
@@ -635,7 +648,9 @@ function connect() {
       setSeat(msg.seat);
       onRoom();
     },
-    ack: () => {},
+    ack: () => {
+      if (ctx.view) renderTable(); // a tile shown as pending is pending no more
+    },
     error: (msg) => {
       if (msg.code === "not_found") {
         noSuchRoom();
