@@ -37,4 +37,8 @@ class LobbyConfig(AppConfig):
         from lobby import bots
 
         bots.receivers_connect()
+        # Each finished hand is reviewed in the background as it ends.
+        from lobby import reviews
+
+        reviews.receivers_connect()
         request_finished.connect(http_connections_close, dispatch_uid="lobby-http-connections-close")

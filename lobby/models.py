@@ -153,3 +153,24 @@ class ServerProcess(models.Model):
 
     def __str__(self) -> str:
         return f"server process {self.name} ({self.label})"
+
+
+class Review(models.Model):
+    """The Hard AI's review of one seat's decisions in one finished hand of a match, worked
+    out in the background once the hand is over (`lobby/reviews.py`); a finished hand never
+    changes, so neither does its review."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reviews", db_index=False)
+    seat = models.PositiveSmallIntegerField()
+    hand = models.PositiveIntegerField()
+    #: `[{"hand", "move", "played", "best", "loss", "why", "unit"}]`, in the order played.
+    items = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["match", "seat", "hand"], name="review_unique_hand"),
+        )
+
+    def __str__(self) -> str:
+        return f"review of seat {self.seat}, hand {self.hand} of {self.match_id}"

@@ -35,6 +35,7 @@ _REFUSALS: dict[str, tuple[int, ...]] = {
     "match_start": (401, 403, 404, 409),
     "match_rematch": (401, 403, 404, 409),
     "match_record": (404,),
+    "match_review": (400, 401, 403, 404),
 }
 
 _WHAT: dict[int, str] = {
@@ -60,6 +61,7 @@ _TOKEN: dict[str, str] = {
     "seat_delete": "host",
     "match_start": "host",
     "match_rematch": "host",
+    "match_review": "optional",
 }
 
 

@@ -1,17 +1,19 @@
-"""The replay page's API: every position of a finished hand, every hand face up
-(docs/protocol.md, "Replayed positions"). Apart from lobby/apis.py so the replay's one
-endpoint and its schema stay together."""
+"""The replay page's API: every position of a finished hand, every hand face up, and the
+Hard AI's review of a seat's decisions (docs/protocol.md, "Replayed positions", "Reviews").
+Apart from lobby/apis.py so the replay's endpoints and their schemas stay together."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from lobby import match_records
+from lobby import match_records, reviews
+from lobby.apis import bearer_token
 from lobby.serializers import ErrorOut, RecordSeat
+from lobby.services import MAX_PLAYERS
 
 
 class PositionOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -55,3 +57,48 @@ class HandPositionsApi(APIView):
     )
     def get(self, request: Request, code: str, number: int, hand: int) -> Response:
         return Response(match_records.hand_positions_get(code, number, hand))
+
+
+class ReviewQuery(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1)
+
+
+class ReviewItemOut(serializers.Serializer):  # type: ignore[type-arg]
+    hand = serializers.IntegerField(help_text="the finished hand, counted from 0 as in the record")
+    move = serializers.IntegerField(help_text="the action's index in the hand (the replay's `move`)")
+    played = serializers.DictField(help_text="the action the seat took")
+    best = serializers.DictField(help_text="the Hard AI's choice from the seat's view at that moment")
+    loss = serializers.FloatField(help_text="Hard's estimate of `best` less that of `played`, at least 0")
+    why = serializers.CharField(help_text="one sentence: why `best`")
+    unit = serializers.CharField(help_text='"points" (marks in Texas 42 scored in marks)')
+
+
+class ReviewComputingOut(serializers.Serializer):  # type: ignore[type-arg]
+    status = serializers.ChoiceField(choices=["computing"])
+
+
+class MatchReviewApi(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[OpenApiParameter("seat", int, OpenApiParameter.QUERY, required=True,
+                                     description="the seat reviewed, from 0")],
+        responses={200: ReviewItemOut(many=True),
+                   202: OpenApiResponse(ReviewComputingOut, description="being worked out: ask again")},
+        summary="The Hard AI's review of a seat's decisions in the match's finished hands",
+        operation_id="match_review",
+        description=(
+            "For each decision of seat `seat` with a choice, in the finished hands of match `n`: "
+            "Hard's choice from that seat's view at that moment, and what the move played cost by "
+            "Hard's own estimate (docs/protocol.md, \"Reviews\"). The seat's own token may ask at "
+            "any time, anyone once the match is over (another seat's token before that: 403). "
+            "202 while a hand is still being reviewed in the background."
+        ),
+    )
+    def get(self, request: Request, code: str, number: int) -> Response:
+        query = ReviewQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        try:
+            items = reviews.review_get(code, number, query.validated_data["seat"], bearer_token(request))
+        except reviews.Computing:
+            return Response({"status": "computing"}, status=202)
+        return Response(items)

@@ -21,6 +21,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         replay_apis.HandPositionsApi.as_view(),
         name="hand-positions",
     ),
+    path(
+        "rooms/<room:code>/matches/<int:number>/review/",
+        replay_apis.MatchReviewApi.as_view(),
+        name="match-review",
+    ),
     # Any other path under /api/, with any method: a 404 problem, not the site's HTML page.
     re_path(r"^(?P<path>.*)$", apis.api_not_found, name="api-not-found"),
 ]

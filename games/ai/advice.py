@@ -30,6 +30,7 @@ from games.ai.trains_policy import longest_chain
 from games.core.actions import Action, normalise_action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
+from games.engine import get_rules
 
 #: The seed advice uses when the caller gives none.
 ADVICE_SEED = b"dominoes advice"
@@ -451,3 +452,44 @@ def _train_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
     if opened:
         parts.append(f"the open trains are {_numbers([_who(s, names) + chr(39) + 's' for s in opened])}")
     return ", ".join(parts)
+
+
+
+@dataclass(frozen=True, slots=True)
+class HandToReview:
+    """One seat's finished hand to review, as plain data (a worker process may run it): the
+    match's rules, its `master` seed, the earlier hands' `[seat, action]` pairs (`before`),
+    this hand's (`actions`), and the seats' names."""
+
+    game: str
+    players: int
+    options: Mapping[str, Any]
+    master: bytes
+    before: Sequence[Sequence[Any]]
+    actions: Sequence[Sequence[Any]]
+    seat: int
+    hand: int
+    names: Sequence[str] | None = None
+
+
+def review_hand(job: HandToReview, *, seed: bytes = ADVICE_SEED) -> list[dict[str, Any]]:
+    """Every decision of the seat with a choice in the hand, reviewed from its view then.
+
+    The match is dealt from its master seed and replayed through the checked `apply`. Each
+    item is `{"hand", "move", "played", "best", "loss", "why", "unit"}`, `move` the index of
+    the action in the hand (the replay's position just before it).
+    """
+    rules = get_rules(job.game)
+    state = rules.new_match(job.players, dict(job.options), seed=job.master)
+    for _seat, action in job.before:
+        state = rules.apply(state, action)
+    out: list[dict[str, Any]] = []
+    for move, (mover, action) in enumerate(job.actions):
+        if mover == job.seat:
+            view = rules.view(state, job.seat)
+            if len(view.get("legal") or ()) > 1:
+                done = review(rules, view, action, seed=seed, names=job.names)
+                out.append({"hand": job.hand, "move": move, "played": done.played, "best": done.best,
+                            "loss": done.loss, "why": done.why, "unit": done.unit})
+        state = rules.apply(state, action)
+    return out

@@ -10,8 +10,9 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 #: A match was dealt or an action committed. Arguments: `room`, `match` (the rows as
-#: committed) and `mover`, the seat to move as a `Seat`, or None when nobody can be
-#: played for (the match is over, or no seat is an AI, a human gone, or on a timer).
+#: committed), `mover`, the seat to move as a `Seat`, or None when nobody can be
+#: played for (the match is over, or no seat is an AI, a human gone, or on a timer), and
+#: `hands`, how many hands of the match are over (their seeds revealed).
 match_moved = Signal()
 
 #: A seat's socket closed and the seat was freed of it. Arguments: `code`, and `deadlines`,

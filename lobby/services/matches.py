@@ -333,7 +333,8 @@ def _state_changed(
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)
-        events.match_moved.send(sender=Match, room=room, match=match, mover=mover)
+        hands = len(views[None].get("revealed") or ())
+        events.match_moved.send(sender=Match, room=room, match=match, mover=mover, hands=hands)
         # Off the request's thread, and every few versions: the memo serves this process,
         # and another process replays the actions after the newest entry.
         if state_cache.dump_wanted(version, over):

@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.ai.advice import review_hand
 from games.engine import get_rules
-from lobby import services
-from lobby.models import Match
+from lobby import reviews, services
+from lobby.models import Match, Review
 from lobby.selectors import match_state
 from lobby.services import matches
 
@@ -126,7 +127,27 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(matches, "secrets", types.SimpleNamespace(token_bytes=lambda n: bytes(range(n))))
 
 
-def test_the_doc_shows_every_operation_with_real_answers(fixed_seed: None) -> None:
+class QueuedReviews:
+    """The process's review queue, run by hand: this test's rows are in its own transaction,
+    which the real queue's thread would not see."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, int] = {}
+        self.queued: list[tuple[int, int, int]] = []
+
+    def want(self, match_id: int, seat: int, hands: list[int]) -> None:
+        self.queued += [(match_id, seat, hand) for hand in hands if (match_id, seat, hand) not in self.queued]
+
+    def run(self) -> None:
+        for match_id, seat, hand in self.queued:
+            items = review_hand(reviews.hand_job(match_id, seat, hand))
+            Review.objects.get_or_create(match_id=match_id, seat=seat, hand=hand, defaults={"items": items})
+        self.queued = []
+
+
+def test_the_doc_shows_every_operation_with_real_answers(fixed_seed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    queue = QueuedReviews()
+    monkeypatch.setattr(reviews, "reviews", lambda: queue)
     do = Recorder()
     schema = do.client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
 
@@ -185,6 +206,11 @@ def test_the_doc_shows_every_operation_with_real_answers(fixed_seed: None) -> No
     do(rematch, "The match is not over", "POST", f"{room}rematch/", token=host, expect=409)
     do(rematch, "No token", "POST", f"{room}rematch/", expect=401)
 
+    review = "GET /api/rooms/{code}/matches/{number}/review/"
+    do(review, "Another seat's review before the match is over", "GET", f"{room}matches/0/review/?seat=0",
+       token=token, expect=403)
+    do(review, "No token before the match is over", "GET", f"{room}matches/0/review/?seat=0", expect=401)
+
     # The match played out, each seat to move taking its first legal action.
     rules = get_rules("draw")
     match = Match.objects.get(room__code=code)
@@ -197,6 +223,13 @@ def test_the_doc_shows_every_operation_with_real_answers(fixed_seed: None) -> No
     do(record, "The match's record", "GET", f"{room}matches/0/")
     do(record, "No such match", "GET", f"{room}matches/5/", expect=404)
     do(record, "No JSON accepted", "GET", f"{room}matches/0/", accept="text/html", expect=406)
+
+    do(review, "Being worked out: ask again", "GET", f"{room}matches/0/review/?seat=0", expect=202)
+    queue.run()
+    do(review, "Ann's decisions with a choice, to anyone once the match is over", "GET",
+       f"{room}matches/0/review/?seat=0")
+    do(review, "No such match", "GET", f"{room}matches/5/review/?seat=0", expect=404)
+    do(review, "A seat that is not a number", "GET", f"{room}matches/0/review/?seat=x", expect=400)
 
     replay = "GET /api/rooms/{code}/matches/{number}/hands/{hand}/positions/"
     do(replay, "The first hand replayed", "GET", f"{room}matches/0/hands/0/positions/")

@@ -1,0 +1,91 @@
+"""Reviews over the HTTP API, with real Redis and a real database: who may read a seat's
+review and when, 202 while it is worked out in the background, then each decision with a
+choice, Hard's move from the seat's view then, and the loss by Hard's estimate."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from games.core.actions import normalise_action
+from games.engine import get_rules
+from lobby.models import Match
+from lobby.reviews import reviews
+from tests.lobby.helpers import Table, api, match_start_async, room_setup_async
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def get(path: str, token: str | None = None) -> Any:
+    return api(Client(), "get", path, token=token)
+
+
+async def play_out(tables: list[Table], rng: random.Random) -> None:
+    """Random legal moves for every seat until the match is over."""
+    acted: dict[int, int] = {}
+    while True:
+        for table in tables:
+            frame = table.latest_state()
+            view = frame["view"] if frame else None
+            if view and view["match_over"]:
+                return
+            if view and view["legal"] and acted.get(table.seat, -1) < frame["version"]:  # type: ignore[index]
+                acted[table.seat] = frame["version"]  # type: ignore[index]
+                await table.send({"type": "action", "id": f"{table.seat}-{frame['version']}",  # type: ignore[index]
+                                  "action": rng.choice(view["legal"]), "version": frame["version"]})  # type: ignore[index]
+        for table in tables:
+            await table.quiet(0.05)
+
+
+async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_choice() -> None:
+    code, tokens = await room_setup_async("block", 2, {"target": 1}, 2)
+    tables = [Table(code, token) for token in tokens]
+    for table in tables:
+        assert (await table.open())[0]
+    await match_start_async(code, tokens[0])
+    for table in tables:
+        await table.until("state")
+    path = f"/api/rooms/{code}/matches/0/review/?seat=0"
+    other = await database_sync_to_async(get)(path, tokens[1])
+    assert other.status_code == 403 and other["Content-Type"] == "application/problem+json"
+    assert (await database_sync_to_async(get)(path)).status_code == 401
+    own = await database_sync_to_async(get)(path, tokens[0])
+    assert own.status_code == 200 and own.json() == [], "no finished hand yet: nothing to review"
+    assert (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/3/review/?seat=0")).status_code == 404
+    assert (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/0/review/?seat=5", tokens[0])).status_code == 404
+    assert (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/0/review/?seat=x")).status_code == 400
+    await play_out(tables, random.Random(4))
+    answer = await database_sync_to_async(get)(path)
+    for _ in range(300):
+        if answer.status_code == 200:
+            break
+        assert answer.status_code == 202 and answer.json() == {"status": "computing"}
+        await asyncio.sleep(0.2)
+        answer = await database_sync_to_async(get)(path)
+    assert answer.status_code == 200, answer.content
+    items = answer.json()
+    record = (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/0/")).json()
+    actions = record["hands"][0]["actions"]
+    rules = get_rules("block")
+    master = await database_sync_to_async(lambda: bytes(Match.objects.get(room__code=code, number=0).seed))()
+    state = rules.new_match(2, record["options"], seed=master)
+    choices = []
+    for move, (seat, action) in enumerate(actions):
+        if seat == 0 and len(rules.legal_actions(state)) > 1:
+            choices.append((move, action, rules.legal_actions(state)))
+        state = rules.apply(state, action)
+    assert [i["move"] for i in items] == [m for m, _, _ in choices]
+    for item, (_, action, legal) in zip(items, choices, strict=True):
+        assert set(item) == {"hand", "move", "played", "best", "loss", "why", "unit"}
+        assert item["hand"] == 0 and item["unit"] == "points" and item["played"] == action
+        assert normalise_action(item["best"]) in legal and item["loss"] >= 0 and item["why"]
+        if normalise_action(item["best"]) == normalise_action(action):
+            assert item["loss"] == 0
+    for table in tables:
+        await table.close()
+    assert await asyncio.to_thread(reviews().wait_idle, 30)
