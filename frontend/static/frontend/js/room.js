@@ -41,6 +41,8 @@ const ctx = {
   isHost: false,
   history: roomHistory(code),
   chosen: null,
+  /** The hint asked for (`asked`: its version) or given (`version`, `action`, `why`). */
+  hint: null,
   socket: null,
   lastLogLength: 0,
   /** The seat the host tapped first, to swap with the next one tapped. */
@@ -513,6 +515,36 @@ function renderActions(table) {
     disabled: ctx.waiting, onclick: () => act({ type: t }), text: label })));
 }
 
+/** The Hint button (the room's `hints` option, this seat to move) and the hint it brought: the
+ * suggested tile, bid or button outlined, and the sentence saying why. */
+function renderHint() {
+  const on = !!ctx.room?.resolved_options?.hints && isMine();
+  setHidden($("hint-box"), !on);
+  const hint = on && ctx.hint?.version === ctx.version && ctx.hint.action ? ctx.hint : null;
+  setText($("hint-why"), hint ? hint.why : "");
+  $("hint-button").disabled = !!ctx.waiting || ctx.hint?.asked === ctx.version || !!hint;
+  for (const n of document.querySelectorAll(".hinted")) n.classList.remove("hinted");
+  if (!hint) return;
+  const a = hint.action;
+  const selector = a.tile ? `#hand [data-tile="${Math.min(...a.tile)}-${Math.max(...a.tile)}"]`
+    : a.type === "bid" ? `#actions [data-bid="${a.value}"]`
+    : a.type === "trump" ? `#actions [data-trump="${a.suit}"]` : `#actions [data-action="${a.type}"]`;
+  document.querySelector(selector)?.classList.add("hinted");
+}
+
+function askHint() {
+  if (!ctx.socket || !isMine()) return;
+  ctx.hint = { asked: ctx.version };
+  ctx.socket.send({ type: "hint", id: `hint-${ctx.version}` });
+  renderHint();
+}
+
+function onHint(msg) {
+  const version = Number(String(msg.id).slice("hint-".length));
+  ctx.hint = { version, action: msg.action, why: msg.why };
+  renderHint();
+}
+
 function renderFlash() {
   const log = ctx.view.log || [];
   const box = $("points-flash");
@@ -551,6 +583,7 @@ function renderTable() {
   renderHand(table);
   renderEndChoice(table);
   renderActions(table);
+  renderHint();
   renderFlash();
   if (table.showsPlayers !== false) common.renderPlayersBar(ctx, $("players-bar"));
   common.renderSeats(ctx, $("table-seats"));
@@ -640,6 +673,7 @@ function connect() {
       acceptRoom(msg.room);
     },
     chat: (msg) => onChat(msg),
+    hint: onHint,
     replaced: (msg) => showError(msg.message || "This seat was opened elsewhere."),
     kicked: () => lostSeat(HOST_FREED),
     welcome: (msg) => {
@@ -727,6 +761,7 @@ async function start(again = false) {
 $("start").addEventListener("click", () => start(false));
 $("rematch").addEventListener("click", () => start(true));
 $("print").addEventListener("click", () => window.print());
+$("hint-button").addEventListener("click", askHint);
 
 const PHRASES = { hello: "Hello!", good_luck: "Good luck!", good_game: "Good game!", well_played: "Well played!",
   thanks: "Thanks!", oops: "Oops!", your_turn: "Your turn!", one_more: "One more?" };
