@@ -35,16 +35,18 @@ class TrainSim:
     """One Mexican Train position, mutable: the fields of the engine's state a hand needs.
 
     `doubles` is `open_doubles` (lines ending in an uncovered double, oldest first); `taken`
-    counts the boneyard's tiles already drawn.
+    counts the boneyard's tiles already drawn; `until` is `draw_until` (draw again while the
+    tile drawn does not fit).
     """
 
     __slots__ = ("blank", "boneyard", "doubles", "drawn", "ends", "hands", "markers", "multiple",
-                 "opened", "owed", "played", "players", "taken", "turn")
+                 "opened", "owed", "played", "players", "taken", "turn", "until")
 
     def __init__(self, state: TrainsState) -> None:
         """The copy of an engine state (`TrainState`, read by its field names)."""
         self.players: int = state.players
         self.multiple: bool = state.multiple
+        self.until: bool = state.draw_until
         self.blank: int = state.double_blank
         self.hands: list[tuple[Tile, ...]] = list(state.hands)
         self.boneyard: tuple[Tile, ...] = tuple(state.boneyard)
@@ -62,6 +64,7 @@ class TrainSim:
         other = TrainSim.__new__(TrainSim)
         other.players = self.players
         other.multiple = self.multiple
+        other.until = self.until
         other.blank = self.blank
         other.hands = list(self.hands)
         other.boneyard = self.boneyard
@@ -126,7 +129,7 @@ class TrainSim:
             return plays
         if plays:
             return plays
-        return [DRAW] if drawn is None and self.taken < len(self.boneyard) else [PASS]
+        return [DRAW] if (drawn is None or self.until) and self.taken < len(self.boneyard) else [PASS]
 
     def _turn_over(self, seat: int) -> None:
         self.opened[seat] = True

@@ -1,8 +1,10 @@
 """The barnyard: arms of the opening double, feet of later doubles, and where a tile may go.
 
-Branch `i < 4` is `"arm:<i>"`; branch `4 + 3k + j` is `"toe:<k>:<j>"`, toe `j` of the `k`-th
-foot of the hand. Empty arms or toes that must be filled are interchangeable (they all show
-the double's number), so only the first of them is offered: they fill in order.
+Branch `i < arms` is `"arm:<i>"`; branch `arms + 3k + j` is `"toe:<k>:<j>"`, toe `j` of the
+`k`-th foot of the hand. `arms` is the opening double's: four (pagat's cross), or six with the
+`opening_arms` option (three on each side). Empty arms or toes that must be filled are
+interchangeable (they all show the double's number), so only the first of them is offered:
+they fill in order.
 """
 
 from __future__ import annotations
@@ -12,28 +14,31 @@ from functools import cache, lru_cache
 
 from games.chicken_foot.state import FootState
 
+#: The opening double's arms by the documents' rule; the `opening_arms` option may make it six.
 ARMS = 4
 TOES = 3
-_ID = re.compile(r"^(?:arm:([0-3])|toe:(\d{1,3}):([0-2]))$")
+_ID = re.compile(r"^(?:arm:([0-9])|toe:(\d{1,3}):([0-2]))$")
 
 
 @cache
-def branch_id(index: int) -> str:
-    if index < ARMS:
+def branch_id(index: int, arms: int = ARMS) -> str:
+    if index < arms:
         return f"arm:{index}"
-    foot, toe = divmod(index - ARMS, TOES)
+    foot, toe = divmod(index - arms, TOES)
     return f"toe:{foot}:{toe}"
 
 
 @lru_cache(maxsize=4096)
-def branch_of(end: str) -> int | None:
-    """The branch index an end id names (None when it is no end id at all)."""
+def branch_of(end: str, arms: int = ARMS) -> int | None:
+    """The branch index an end id names at a table whose lead double has `arms` arms (None
+    when it is no end id there at all)."""
     match = _ID.match(end)
     if match is None:
         return None
     if match.group(1) is not None:
-        return int(match.group(1))
-    return ARMS + TOES * int(match.group(2)) + int(match.group(3))
+        arm = int(match.group(1))
+        return arm if arm < arms else None
+    return arms + TOES * int(match.group(2)) + int(match.group(3))
 
 
 def open_branches(state: FootState) -> tuple[int, ...]:

@@ -30,6 +30,14 @@ SCHEMA: tuple[Option, ...] = (
     Option("double_blank", 50, choices=(50, 25, 0), label="The double-blank counts",
            choice_labels=("50 points", "25 points", "0"), help="penalty for holding the double-blank",
            sources=(Source("pagat", "The 0-0 is worth 50 points; a variation counts 25."),)),
+    Option("opening_arms", 4, choices=(4, 6), label="Tiles around the lead double",
+           choice_labels=("Four, one on each side", "Six, three on each side (a double chicken foot)"),
+           help="tiles the lead double takes, one on each arm, before any arm is extended",
+           sources=(Source("pagat", "The opening double must have tiles played on all four arms before any "
+                           "arm is extended by a second tile."),
+                    Source("Chicken Foot rules of flash.net/~russellr (2002, Internet Archive)",
+                           "The next six plays go on the double nine, three tiles on each side, forming "
+                           "a double chicken foot; then tiles go on any of the six toes."))),
 )
 
 

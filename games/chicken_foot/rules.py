@@ -18,7 +18,8 @@ from games.core.tiles import make_tile
 
 
 class ChickenFootRules(PenaltyRules[FootState]):
-    """Chicken Foot as the rules documents give it (pagat), the double-blank's price an option."""
+    """Chicken Foot as the rules documents give it (pagat); the double-blank's price and the
+    opening double's arms are options."""
 
     name = opts.GAME
     min_players = opts.MIN_PLAYERS
@@ -34,6 +35,7 @@ class ChickenFootRules(PenaltyRules[FootState]):
             top=resolved["set"],
             hand_size=resolved["hand_size"],
             double_blank=resolved["double_blank"],
+            arms=resolved["opening_arms"],
             master=master_seed(seed),
             hand=0,
             seed=b"",
@@ -91,12 +93,13 @@ class ChickenFootRules(PenaltyRules[FootState]):
         end = action.get("end")
         if end is None:
             return "say which end the tile goes on: \"arm:<i>\" or \"toe:<foot>:<i>\""
-        branch = branch_of(end)
+        arms = state.arms
+        branch = branch_of(end, arms)
         if branch is None or branch >= len(state.branch_tiles) or state.closed[branch]:
-            ids = ", ".join(branch_id(i) for i in open_branches(state))
+            ids = ", ".join(branch_id(i, arms) for i in open_branches(state))
             return f"{end!r} is not an open end; you may play on {ids}"
         if branch not in open_branches(state):
-            first = branch_id(state.pending[0]) if state.pending else ""
+            first = branch_id(state.pending[0], arms) if state.pending else ""
             if branch in state.pending:
                 return f"empty arms and toes fill in order: play on {first} first"
             return f"the double's arms must all be filled first: play on {first}"

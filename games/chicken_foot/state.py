@@ -24,6 +24,8 @@ class FootState:
     top: int
     hand_size: int
     double_blank: int
+    #: Arms of the opening double to fill before any is extended: 4, or 6 (`opening_arms`).
+    arms: int
     master: bytes
     hand: int
     seed: bytes
@@ -54,7 +56,8 @@ class FootState:
 
     @property
     def options(self) -> dict[str, Any]:
-        return {"set": self.top, "hand_size": self.hand_size, "double_blank": self.double_blank}
+        return {"set": self.top, "hand_size": self.hand_size, "double_blank": self.double_blank,
+                "opening_arms": self.arms}
 
 
 #: `dataclasses.replace` for FootState, cheaper on the per-action path.
@@ -68,5 +71,10 @@ def dump_state(state: FootState) -> dict[str, Any]:
 
 
 def load_state(data: Mapping[str, Any]) -> FootState:
-    """The state `dump_state` wrote; `ValueError` when a field is missing or malformed."""
+    """The state `dump_state` wrote; `ValueError` when a field is missing or malformed.
+
+    A dump from before the `opening_arms` option (a state cached while the server was
+    updated) has no `arms`: its lead double had four."""
+    if isinstance(data, Mapping) and "arms" not in data:
+        data = {**data, "arms": 4}
     return load_record(FootState, data, TILE_ROWS, "Chicken Foot")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chicken_foot.hands import finish_hand
-from games.chicken_foot.layout import ARMS, TOES, branch_id, branch_of, is_blocked, open_branches
+from games.chicken_foot.layout import TOES, branch_id, branch_of, is_blocked, open_branches
 from games.chicken_foot.state import FootState, evolve
 from games.core.actions import Action
 from games.core.log import play_event, void_event
@@ -22,9 +22,10 @@ def legal_actions(state: FootState) -> list[Action]:
     if not state.led:
         return [{"type": "play", "tile": [state.lead, state.lead]}]
     ends = state.branch_ends
+    arms = state.arms
     tiles = (state.drawn,) if state.drawn is not None else state.hands[seat]
     plays: list[Action] = [
-        {"type": "play", "tile": [t.low, t.high], "end": branch_id(i)}
+        {"type": "play", "tile": [t.low, t.high], "end": branch_id(i, arms)}
         for i in open_branches(state)
         for t in tiles
         if t.low == ends[i] or t.high == ends[i]
@@ -38,7 +39,7 @@ def _voids(state: FootState, seat: int, kind: str) -> str:
     """The draw or pass event, by end id and number (never a bare pair that reads as a tile)."""
     lines = open_branches(state)
     values = sorted({state.branch_ends[i] for i in lines})
-    return void_event(kind, seat, map(branch_id, lines), values)
+    return void_event(kind, seat, (branch_id(i, state.arms) for i in lines), values)
 
 
 def _next(state: FootState, seat: int, event: str, **changes: Any) -> FootState:
@@ -53,6 +54,8 @@ def _without(state: FootState, seat: int, tile: Tile) -> tuple[tuple[Tile, ...],
 
 
 def _lead(state: FootState, seat: int) -> FootState:
+    """The lead double, and its arms to fill: four, or six with `opening_arms` (three a side)."""
+    arms = state.arms
     double = Tile(state.lead, state.lead)
     hands = _without(state, seat, double)
     after = _next(
@@ -61,11 +64,11 @@ def _lead(state: FootState, seat: int) -> FootState:
         play_event(seat, double, None),
         hands=hands,
         led=True,
-        branch_tiles=((),) * ARMS,
-        branch_ends=(state.lead,) * ARMS,
-        branch_parent=(-1,) * ARMS,
-        closed=(False,) * ARMS,
-        pending=tuple(range(ARMS)),
+        branch_tiles=((),) * arms,
+        branch_ends=(state.lead,) * arms,
+        branch_parent=(-1,) * arms,
+        closed=(False,) * arms,
+        pending=tuple(range(arms)),
     )
     return finish_hand(after, seat) if not hands[seat] else after
 
@@ -91,7 +94,7 @@ def _play(state: FootState, seat: int, tile: Tile, branch: int) -> FootState:
     after = _next(
         state,
         seat,
-        play_event(seat, tile, branch_id(branch)),
+        play_event(seat, tile, branch_id(branch, state.arms)),
         hands=hands,
         branch_tiles=tiles,
         branch_ends=ends,
@@ -124,7 +127,7 @@ def advance(state: FootState, action: Action) -> FootState:
         tile = make_tile(raw[0], raw[1])
         if not state.led:
             return settle(_lead(state, seat))
-        branch = branch_of(action["end"])
+        branch = branch_of(action["end"], state.arms)
         assert branch is not None, f"no end {action['end']!r}"
         after = _play(state, seat, tile, branch)
     elif kind == "draw":

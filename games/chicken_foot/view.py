@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.chicken_foot.layout import branch_id, branch_of, open_branches
+from games.chicken_foot.layout import ARMS, branch_id, branch_of, open_branches
 from games.chicken_foot.options import GAME
 from games.chicken_foot.state import FootState
 from games.chicken_foot.turns import legal_actions
@@ -18,10 +18,11 @@ def _ends(state: FootState) -> list[dict[str, Any]]:
     if not state.led:
         return []
     playable = set(open_branches(state))
+    arms = state.arms
     pending = set(state.pending)
     return [
         {
-            "id": branch_id(i),
+            "id": branch_id(i, arms),
             "value": state.branch_ends[i],
             # An empty arm or toe sits against its double, which lies crosswise.
             "double": not tiles or tiles[-1].is_double,
@@ -34,19 +35,20 @@ def _ends(state: FootState) -> list[dict[str, Any]]:
 
 
 def _layout(state: FootState) -> dict[str, Any]:
+    arms = state.arms
     return {
         "lead": [state.lead, state.lead] if state.led else None,
         "branches": [
             {
-                "id": branch_id(i),
-                "from": None if parent < 0 else branch_id(parent),
+                "id": branch_id(i, arms),
+                "from": None if parent < 0 else branch_id(parent, arms),
                 "tiles": tiles_json(tiles),
                 "open_end": state.branch_ends[i],
                 "closed": state.closed[i],
             }
             for i, (tiles, parent) in enumerate(zip(state.branch_tiles, state.branch_parent))
         ],
-        "pending": [branch_id(i) for i in state.pending],
+        "pending": [branch_id(i, arms) for i in state.pending],
     }
 
 
@@ -78,17 +80,19 @@ def state_from_view(
 ) -> FootState:
     """The position a view shows, with the hidden tiles placed as given (see `common_fields`)."""
     options = view["options"]
+    arms = int(options.get("opening_arms", ARMS))
     branches = view["layout"]["branches"]
     parents = []
     for b in branches:
-        parent = branch_of(b["from"]) if b["from"] is not None else -1
+        parent = branch_of(b["from"], arms) if b["from"] is not None else -1
         parents.append(-1 if parent is None else parent)
-    pending = (branch_of(p) for p in view["layout"]["pending"])
+    pending = (branch_of(p, arms) for p in view["layout"]["pending"])
     return FootState(
         **common_fields(view, hands, boneyard),
         top=int(options["set"]),
         hand_size=int(options["hand_size"]),
         double_blank=int(options["double_blank"]),
+        arms=arms,
         hand=int(view["hand_number"]),
         leader=int(view["leader"]),
         led=bool(view["led"]),

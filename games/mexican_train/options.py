@@ -36,11 +36,21 @@ SCHEMA: tuple[Option, ...] = (
            sources=(Source("pagat", "Up to 4 players take 15, 5-6 take 12, 7-8 take 10, 9-10 take 8."),
                     Source("Wikipedia", "Ranges on a double-twelve: 12-16 for two, 10-15 for three, 11-14 "
                            "for four, 9-12 for five to eight."))),
-    Option("double_blank", 0, choices=(0, 50), label="The double-blank counts", choice_labels=("0 pips",
-                                                                                               "50 points"),
+    Option("double_blank", 0, choices=(0, 25, 50), label="The double-blank counts",
+           choice_labels=("0 pips", "25 points", "50 points"),
            help="penalty for holding the double-blank",
            sources=(Source("pagat", "Not mentioned: tiles score their pips, so the double-blank scores 0."),
-                    Source("Wikipedia", "An option: blanks could score 25 each, the double-blank 50."))),
+                    Source("Wikipedia", "An option: blanks could score 25 each, the double-blank 50."),
+                    Source("pagat (Chicken Foot)", "The 0-0 is worth 50 points; a variation counts 25: the "
+                           "same house rule at the lower price."))),
+    Option("draw_until_play", False, choices=(False, True), label="A player who cannot play draws",
+           choice_labels=("One tile, then marks the train", "Until a tile plays or the boneyard is empty"),
+           help="a seat that cannot play draws one tile, or keeps drawing until one fits",
+           sources=(Source("pagat", "Draw one tile from the boneyard; if it plays, play it, else place your "
+                           "marker."),
+                    Source("reference.com, rules regarding doubles in Mexican Train",
+                           "Depending on the variation, the player draws one domino or draws until they "
+                           "can lay one down."))),
     Option("first_turn", "multiple", choices=("multiple", "single"), label="Opening turn",
            choice_labels=("Lay as many tiles as form one train", "One tile, like every turn"),
            help="a seat's first turn lays a chain of tiles on its train, or one tile"),

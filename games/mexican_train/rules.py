@@ -36,6 +36,7 @@ class MexicanTrainRules(PenaltyRules[TrainState]):
             hand_size=resolved["hand_size"],
             double_blank=resolved["double_blank"],
             multiple=resolved["first_turn"] == "multiple",
+            draw_until=resolved["draw_until_play"],
             master=master_seed(seed),
             round=0,
             seed=b"",
@@ -80,6 +81,8 @@ class MexicanTrainRules(PenaltyRules[TrainState]):
                 return "end_turn only stops your opening chain, after at least one tile on your train"
             if kind == "draw" and in_opening(state, seat):
                 return "on your first turn you do not draw: pass to mark your train"
+            if kind == "draw" and state.draw_until:
+                return "the boneyard is empty: there is nothing to draw"
             if kind == "draw":
                 return "you may draw only one tile a turn, and only from a boneyard that has tiles"
             return "you may pass only when you can neither play nor draw"

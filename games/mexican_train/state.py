@@ -25,6 +25,9 @@ class TrainState:
     hand_size: int
     double_blank: int
     multiple: bool
+    #: A seat that cannot play draws until a tile fits or the boneyard is empty
+    #: (`draw_until_play`), instead of one tile.
+    draw_until: bool
     master: bytes
     round: int
     seed: bytes
@@ -62,6 +65,7 @@ class TrainState:
             "hand_size": self.hand_size,
             "double_blank": self.double_blank,
             "first_turn": "multiple" if self.multiple else "single",
+            "draw_until_play": self.draw_until,
         }
 
 
@@ -76,5 +80,10 @@ def dump_state(state: TrainState) -> dict[str, Any]:
 
 
 def load_state(data: Mapping[str, Any]) -> TrainState:
-    """The state `dump_state` wrote; `ValueError` when a field is missing or malformed."""
+    """The state `dump_state` wrote; `ValueError` when a field is missing or malformed.
+
+    A dump from before the `draw_until_play` option (a state cached while the server was
+    updated) has no `draw_until`: it drew one tile."""
+    if isinstance(data, Mapping) and "draw_until" not in data:
+        data = {**data, "draw_until": False}
     return load_record(TrainState, data, TILE_ROWS, "Mexican Train")

@@ -39,7 +39,10 @@ def legal_actions(state: TrainState) -> list[Action]:
         return [*plays, {"type": "end_turn"}]
     if plays:
         return plays
-    return [{"type": "draw"}] if state.drawn is None and state.boneyard else [{"type": "pass"}]
+    # One draw a turn, or with `draw_until_play` another while the last one did not fit.
+    if state.boneyard and (state.drawn is None or state.draw_until):
+        return [{"type": "draw"}]
+    return [{"type": "pass"}]
 
 
 def _voids(state: TrainState, seat: int, kind: str) -> str:

@@ -108,6 +108,7 @@ def state_from_view(
         hand_size=int(options["hand_size"]),
         double_blank=int(options["double_blank"]),
         multiple=options["first_turn"] == "multiple",
+        draw_until=bool(options.get("draw_until_play", False)),
         round=int(view["round"]),
         lines=lines,
         line_ends=ends,

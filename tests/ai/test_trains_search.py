@@ -15,11 +15,11 @@ from games.core.penalty_rules import redeal
 from .support import positions, rules_or_skip
 
 
-def medium_positions(players: int, seed: bytes, steps: int) -> list[Any]:
+def medium_positions(players: int, seed: bytes, steps: int, options: dict[str, Any] | None = None) -> list[Any]:
     """States of a match Medium plays at every seat, where the seat to move has a choice."""
     rules = rules_or_skip("mexican_train")
     bot = make_bot("mexican_train", "medium", seed=b"m")
-    state = rules.new_match(players=players, options={}, seed=seed)
+    state = rules.new_match(players=players, options=options or {}, seed=seed)
     out = []
     for _ in range(steps):
         if rules.to_move(state) is None:
@@ -110,8 +110,10 @@ def test_the_copys_playouts_are_the_engines() -> None:
     kit = kit_for("mexican_train")
     rng = random.Random(7)
     checked = 0
-    for players, seed in ((2, b"c2"), (4, b"c4"), (8, b"c8")):
-        for state in medium_positions(players, seed, 300)[::4]:
+    # The house rules the copy restates too: drawing until a tile fits, the double-blank's price.
+    house = {"draw_until_play": True, "double_blank": 25}
+    for players, seed, options in ((2, b"c2", {}), (4, b"c4", {}), (8, b"c8", {}), (3, b"cu", house)):
+        for state in medium_positions(players, seed, 300, options)[::4]:
             deal = determinize(rules, kit, last_hand_view(rules.view(state, state.turn)), rng)
             sim = TrainSim(deal)
             legal = rules.legal_actions(deal)

@@ -226,6 +226,70 @@ def test_hand_k_is_led_by_the_next_double_down_and_the_lowest_total_wins() -> No
     assert result["winner"] == (result["scores"].index(low) if result["scores"].count(low) == 1 else None)
 
 
+def test_six_arms_three_on_each_side_are_all_filled_before_any_is_extended() -> None:
+    """The double chicken foot opening: "the next six plays will be on the double nine, three
+    tiles on each side"; after it, tiles go on any of the six toes."""
+    state = table(
+        [tiles((9, 1), (9, 2), (1, 5)), tiles((9, 9), (9, 3), (2, 6), (4, 4)), tiles((9, 5), (9, 6), (0, 3))],
+        boneyard=tiles((9, 7), (0, 1), (9, 8)),
+        opening_arms=6,
+    )
+    state = play(state, 9, 9)
+    assert ends(state) == {f"arm:{i}": (9, True) for i in range(6)}
+    assert RULES.view(state, None)["layout"]["pending"] == [f"arm:{i}" for i in range(6)]
+    state = play(state, 9, 5, "arm:0")
+    state = play(state, 9, 1, "arm:1")
+    state = play(state, 9, 3, "arm:2")
+    # Seat 2 holds 0-3 for arm:2's 3, but the lead double's six arms come first.
+    assert plays(state) == [((6, 9), "arm:3")]
+    with pytest.raises(IllegalAction, match="filled first"):
+        play(state, 0, 3, "arm:2")
+    state = play(state, 9, 6, "arm:3")
+    state = play(state, 9, 2, "arm:4")
+    # Seat 1 has no 9 left: it draws 9-7 and must play it on the sixth arm.
+    assert RULES.legal_actions(state) == [{"type": "draw"}]
+    state = act(state, "draw")
+    assert plays(state) == [((7, 9), "arm:5")]
+    state = play(state, 9, 7, "arm:5")
+    assert RULES.view(state, None)["layout"]["pending"] == []
+    assert ends(state) == {
+        "arm:0": (5, False), "arm:1": (1, False), "arm:2": (3, False),
+        "arm:3": (6, False), "arm:4": (2, False), "arm:5": (7, False),
+    }
+    assert plays(state) == [((0, 3), "arm:2")]
+    assert RULES.view(state, None)["options"]["opening_arms"] == 6
+
+
+def test_a_foot_after_a_six_arm_opening_numbers_its_toes_after_the_six_arms() -> None:
+    state = table(
+        [tiles((9, 1), (9, 2), (2, 5), (2, 7)), tiles((9, 9), (9, 3), (9, 4), (2, 8), (1, 6)),
+         tiles((9, 5), (9, 6), (2, 2), (0, 3))],
+        boneyard=tiles((0, 0), (9, 8)),
+        opening_arms=6,
+    )
+    state = play(state, 9, 9)
+    for tile, arm in (((9, 5), 0), ((9, 1), 1), ((9, 3), 2), ((9, 6), 3), ((9, 2), 4), ((9, 4), 5)):
+        state = play(state, *tile, f"arm:{arm}")
+    state = play(state, 2, 2, "arm:4")
+    view = RULES.view(state, None)
+    assert view["layout"]["pending"] == ["toe:0:0", "toe:0:1", "toe:0:2"]
+    assert [b["from"] for b in view["layout"]["branches"][6:]] == ["arm:4"] * 3
+    assert plays(state) == [((2, 5), "toe:0:0"), ((2, 7), "toe:0:0")]
+    state = play(state, 2, 7, "toe:0:0")
+    assert RULES.load(RULES.dump(state)) == state
+    rebuilt = RULES.state_from_view(RULES.view(state, None), state.hands, state.boneyard)
+    assert RULES.legal_actions(rebuilt) == RULES.legal_actions(state) == [
+        {"type": "play", "tile": [2, 8], "end": "toe:0:1"}
+    ]
+
+
+def test_a_dump_from_before_the_opening_arms_option_loads_with_four_arms() -> None:
+    state = RULES.new_match(4, {}, seed=b"old")
+    data = RULES.dump(state)
+    del data["arms"]
+    assert RULES.load(data) == state
+
+
 @pytest.mark.parametrize(
     ("players", "options", "word"),
     [
@@ -237,6 +301,8 @@ def test_hand_k_is_led_by_the_next_double_down_and_the_lowest_total_wins() -> No
         (1, {}, "'players'"),
         (4, {"set": 6}, "'set'"),
         (4, {"double_blank": 10}, "'double_blank'"),
+        (4, {"opening_arms": 5}, "'opening_arms'"),
+        (4, {"opening_arms": "six"}, "'opening_arms'"),
         (4, {"hand_size": 14}, "'hand_size'"),
         (4, {"rounds": 3}, "'rounds'"),
     ],
@@ -255,4 +321,4 @@ def test_hands_follow_the_deal_table(top: int, players: int, size: int) -> None:
     state = RULES.new_match(players, {"set": top}, seed=b"deal")
     dealt = [len(h) for h in state.dealt]
     assert dealt == [size] * players
-    assert RULES.view(state, None)["options"] == {"set": top, "hand_size": size, "double_blank": 50}
+    assert RULES.view(state, None)["options"] == {"set": top, "hand_size": size, "double_blank": 50, "opening_arms": 4}

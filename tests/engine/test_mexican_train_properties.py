@@ -31,6 +31,7 @@ PRESETS: list[tuple[int, dict[str, object]]] = [
     (10, {"first_turn": "single"}),
     (3, {"set": 6}),
     (5, {"set": 9, "rounds": 4}),
+    (3, {"draw_until_play": True, "double_blank": 25, "rounds": 3}),
 ]
 
 
@@ -123,7 +124,9 @@ def test_live_matches_draw_a_fresh_master_seed() -> None:
         (2, {"set": 6, "hand_size": 14}, "'hand_size'"),
         (4, {"rounds": 14}, "'rounds'"),
         (4, {"rounds": 0}, "'rounds'"),
-        (4, {"double_blank": 25}, "'double_blank'"),
+        (4, {"double_blank": 30}, "'double_blank'"),
+        (4, {"draw_until_play": "yes"}, "'draw_until_play'"),
+        (4, {"draw_until_play": 1}, "'draw_until_play'"),
         (4, {"first_turn": "many"}, "'first_turn'"),
         (4, {"spinner": True}, "'spinner'"),
     ],
@@ -145,6 +148,7 @@ def test_hands_follow_the_deal_table(top: int, players: int, size: int) -> None:
     assert view["boneyard"] == len(full_set(top)) - 1 - size * players
     assert view["options"] == {
         "set": top, "rounds": top + 1, "hand_size": size, "double_blank": 0, "first_turn": "multiple",
+        "draw_until_play": False,
     }
 
 

@@ -405,8 +405,80 @@ def test_blocked_round_with_a_tie_for_fewest_pips_has_no_winner() -> None:
     assert state.totals == (11, 6, 6)
 
 
-def test_double_blank_counts_fifty_only_with_the_option() -> None:
-    for blank, expected in ((0, (0, 3, 0)), (50, (0, 3, 50))):
+def test_draw_until_play_keeps_drawing_until_a_tile_fits_then_must_play_it() -> None:
+    """The house rule "draw until you can lay one down": the tiles that did not fit stay in
+    the hand, the one that fits is the only tile the seat may play, and the train stays
+    unmarked."""
+    state = table(
+        hands=[tiles((1, 2),), FILLER, FILLER],
+        lines=[tiles((12, 7)), (), (), ()],
+        boneyard=tiles((5, 9), (3, 4), (7, 8), (6, 6)),
+        options={"draw_until_play": True},
+    )
+    assert RULES.view(state, 0)["options"]["draw_until_play"] is True
+    state = act(state, "draw")
+    assert RULES.legal_actions(state) == [{"type": "draw"}]
+    with pytest.raises(IllegalAction, match="pass only"):
+        act(state, "pass")
+    state = act(state, "draw")
+    assert RULES.legal_actions(state) == [{"type": "draw"}]
+    state = act(state, "draw")
+    assert RULES.legal_actions(state) == [{"type": "play", "tile": [7, 8], "end": "train:0"}]
+    with pytest.raises(IllegalAction, match="tile you drew"):
+        play(state, 5, 9, "train:0")
+    state = play(state, 7, 8, "train:0")
+    assert state.turn == 1
+    assert state.hands[0] == tiles((1, 2), (5, 9), (3, 4))
+    assert state.boneyard == tiles((6, 6))
+    assert state.markers == (False, False, False)
+    draws = [e for e in RULES.view(state, 1)["log"] if e["type"] == "draw"]
+    assert draws == [{"type": "draw", "seat": 0, "ends": ["train:0", "mexican"], "values": [7, 12]}] * 3
+
+
+def test_draw_until_play_marks_the_train_when_the_boneyard_runs_out() -> None:
+    state = table(
+        hands=[tiles((1, 2),), tiles((1, 2), (12, 5)), FILLER],
+        lines=[tiles((12, 7)), (), (), ()],
+        boneyard=tiles((5, 9), (3, 4)),
+        options={"draw_until_play": True},
+    )
+    state = act(act(state, "draw"), "draw")
+    assert RULES.legal_actions(state) == [{"type": "pass"}]
+    with pytest.raises(IllegalAction, match="boneyard is empty"):
+        act(state, "draw")
+    state = act(state, "pass")
+    assert state.markers == (True, False, False)
+    assert state.hands[0] == tiles((1, 2), (5, 9), (3, 4))
+    assert state.turn == 1
+
+
+def test_draw_until_play_answers_an_open_double_too() -> None:
+    """A seat facing an uncovered double draws until it holds the double's number."""
+    state = table(
+        hands=[tiles((1, 2),), FILLER, FILLER],
+        lines=[tiles((12, 7), (7, 7)), (), (), ()],
+        boneyard=tiles((5, 9), (12, 3), (7, 4)),
+        open_doubles=(0,),
+        options={"draw_until_play": True},
+    )
+    state = act(act(act(state, "draw"), "draw"), "draw")
+    assert RULES.legal_actions(state) == [{"type": "play", "tile": [4, 7], "end": "train:0"}]
+    state = play(state, 7, 4, "train:0")
+    assert state.open_doubles == () and state.turn == 1
+
+
+def test_the_documents_rule_draws_one_tile_without_the_option() -> None:
+    state = table(
+        hands=[tiles((1, 2),), FILLER, FILLER],
+        lines=[tiles((12, 7)), (), (), ()],
+        boneyard=tiles((5, 9), (7, 8)),
+        options={"draw_until_play": False},
+    )
+    assert RULES.legal_actions(act(state, "draw")) == [{"type": "pass"}]
+
+
+def test_double_blank_counts_twenty_five_or_fifty_only_with_the_option() -> None:
+    for blank, expected in ((0, (0, 3, 0)), (25, (0, 3, 25)), (50, (0, 3, 50))):
         state = table(
             hands=[tiles((7, 1),), tiles((1, 2),), tiles((0, 0),)],
             lines=[tiles((12, 7)), (), (), ()],
