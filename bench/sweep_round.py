@@ -29,8 +29,9 @@ def measure(rooms: int, dead: int, rounds: int) -> dict[str, Any]:
     from django.core.management import call_command
     from django.utils import timezone
 
-    from lobby import bots, presence, services
+    from lobby import bots, services
     from lobby.models import Seat, ServerProcess
+    from lobby.runtime import runtime
 
     call_command("migrate", verbosity=0)
     stale = timezone.now() - timedelta(days=1)
@@ -42,7 +43,7 @@ def measure(rooms: int, dead: int, rounds: int) -> dict[str, Any]:
         for index, seat_token in enumerate(tokens):
             channel = f"conn.bench.{number}.{index}"
             if number < rooms:
-                presence.presence_add(channel)
+                runtime().presence.add(channel)
                 held += 1
             services.connection_open(room.code, seat_token, channel)
     Seat.objects.filter(channel__startswith="conn.bench.", process="").update(process="gone")

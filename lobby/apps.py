@@ -28,6 +28,11 @@ class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # What this process holds (threads, connections, caches) lives in one object,
+        # made here and reached through `runtime()`; it starts nothing until used.
+        from lobby.runtime import runtime_replace
+
+        runtime_replace()
         # Before any URL configuration is read: the API, the socket routes and the pages
         # all name a room by `<room:code>`.
         from lobby.converters import converters_register

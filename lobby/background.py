@@ -4,6 +4,7 @@ request waits on.
 AI moves, stand-ins and turn timers are timers on the loop that fire into the pool, so AI
 search never runs on the loop that serves the sockets; state cache dumps go to the writer,
 in order. (Publishing after a commit happens in the committing thread: `realtime.py`.)
+The process's runtime (`lobby/runtime.py`) makes it on first use.
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.db import close_old_connections
-
-from lobby.embedded_redis import ensure_configured
 
 logger = logging.getLogger(__name__)
 
@@ -120,26 +118,3 @@ class Background:
         self.writer.shutdown(wait=True)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
-
-
-_instance: Background | None = None
-_lock = threading.Lock()
-
-
-def background_shutdown() -> None:
-    """Shut the process's background down; the next `background()` starts a new one."""
-    global _instance
-    with _lock:
-        if _instance is not None:
-            _instance.shutdown()
-            _instance = None
-
-
-def background() -> Background:
-    global _instance
-    if _instance is None:
-        with _lock:
-            if _instance is None:
-                ensure_configured()
-                _instance = Background(settings.LOBBY_BOT_WORKERS)
-    return _instance

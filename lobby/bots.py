@@ -14,8 +14,6 @@ import hashlib
 import hmac
 import logging
 import random
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,19 +26,15 @@ from django.utils import timezone
 
 from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
-from lobby import presence, realtime, selectors
-from lobby.background import background
+from lobby import realtime, selectors
 from lobby.errors import LobbyError, RoomNotFoundError
 from lobby.models import Match, Room, Seat
+from lobby.runtime import runtime
 from lobby.services import action_submit, connection_close, connections_reassert, events, rooms_expire
 
 logger = logging.getLogger(__name__)
 
 STANDIN_LEVEL = "hard"
-
-_scheduled: set[tuple[str, int, int, str]] = set()
-_scheduled_lock = threading.Lock()
-
 
 @dataclass(frozen=True, slots=True)
 class Due:
@@ -116,12 +110,10 @@ def due_schedule(room: Room, match: Match, seat: Seat | None) -> None:
 
 def _schedule(code: str, match: Match, due: Due) -> None:
     key = (code, match.number, match.version, due.actor)
-    with _scheduled_lock:
-        if key in _scheduled:
-            return
-        _scheduled.add(key)
+    if not runtime().scheduled.take(key):
+        return
     delay = (due.at - timezone.now()).total_seconds()
-    background().call_later(delay, _turn, key)
+    runtime().background().call_later(delay, _turn, key)
 
 
 def _on_match_moved(sender: object, *, room: Room, match: Match, mover: Seat | None, **_: Any) -> None:
@@ -143,7 +135,7 @@ def receivers_connect() -> None:
 
 def room_check_at(code: str, delay: float) -> None:
     """At a deadline (a grace period running out): tell the table, then check the room."""
-    background().call_later(delay + 0.05, _deadline_passed, code)
+    runtime().background().call_later(delay + 0.05, _deadline_passed, code)
 
 
 def _deadline_passed(code: str) -> None:
@@ -155,8 +147,7 @@ def _deadline_passed(code: str) -> None:
 
 
 def _turn(key: tuple[str, int, int, str]) -> None:
-    with _scheduled_lock:
-        _scheduled.discard(key)
+    runtime().scheduled.release(key)
     code, number, version, _actor = key
     found = _due_now(code)
     if found is None:
@@ -189,45 +180,13 @@ def _play(room: Room, match: Match, seat: int, due: Due) -> None:
         logger.debug("AI move in room %s not needed: %s", room.code, exc)  # someone moved first
 
 
-def forget_scheduled() -> None:
-    """Forget the per-process record of scheduled moves (tests, between cases)."""
-    with _scheduled_lock:
-        _scheduled.clear()
-
-
-_sweeper: threading.Thread | None = None
-_sweeper_lock = threading.Lock()
-
-
 def sweeper_ensure() -> None:
     """Start this process's periodic sweep once (LOBBY_SWEEP_SECONDS = 0 turns it off)."""
-    global _sweeper
-    if settings.LOBBY_SWEEP_SECONDS <= 0 or _sweeper is not None:
-        return
-    with _sweeper_lock:
-        if _sweeper is None:
-            _sweeper = threading.Thread(target=_sweep_forever, name="lobby-sweep", daemon=True)
-            _sweeper.start()
-
-
-def _sweep_forever() -> None:
-    while True:
-        time.sleep(settings.LOBBY_SWEEP_SECONDS)
-        sweep_round()
+    runtime().sweeper_ensure(sweep_round)
 
 
 #: Seconds between two runs of the room expiry in one process.
 EXPIRE_EVERY = 3600.0
-_expired_at: float | None = None
-
-
-def _expiry_due() -> bool:
-    global _expired_at
-    now = time.monotonic()
-    if _expired_at is not None and now - _expired_at < EXPIRE_EVERY:
-        return False
-    _expired_at = now
-    return True
 
 
 def sweep_round(expire: bool | None = None) -> None:
@@ -236,14 +195,15 @@ def sweep_round(expire: bool | None = None) -> None:
     (`expire`; by default on the first round and then hourly) delete idle rooms and the
     rows of processes long gone. Each step is logged and skipped on failure, so one fault
     never stops the others."""
+    process = runtime()
     steps: list[Callable[[], object]] = [
-        presence.process_renew,
+        process.presence.renew,
         sockets_reconcile,
-        lambda: connections_reassert(presence.held_seats()),
+        lambda: connections_reassert(process.presence.held_seats()),
         sweep,
     ]
-    if expire or (expire is None and _expiry_due()):
-        steps += [rooms_expire, presence.processes_forget]
+    if expire or (expire is None and process.expiry_due(EXPIRE_EVERY)):
+        steps += [rooms_expire, process.presence.processes_forget]
     for step in steps:
         try:
             step()
@@ -256,7 +216,7 @@ def sweep_round(expire: bool | None = None) -> None:
 def sockets_reconcile() -> int:
     """Close, as disconnected, the seat sockets no live process holds; returns how many."""
     held = list(Seat.objects.exclude(channel="").values_list("room__code", "channel", "process"))
-    dead = set(presence.channels_dead([(channel, process) for _code, channel, process in held]))
+    dead = set(runtime().presence.channels_dead([(channel, process) for _code, channel, process in held]))
     for code, channel, _process in held:
         if channel in dead:
             connection_close(code, channel)

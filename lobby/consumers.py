@@ -7,19 +7,17 @@ without a seat, and every socket's snapshot (a connect, a `sync`), take at most
 loop, not in the threads' queue ahead of an action); a spectator's snapshot comes from the
 room hub while a database read of the room is at most `SHARE_SECONDS` old; and an address
 whose socket was closed for flooding is refused before any of that
-(`socket_caps.penalized`). A crowd of spectators, a flood, or every seat of a slow table
+(`FloodPenalties.penalized`). A crowd of spectators, a flood, or every seat of a slow table
 asking for `sync` at once then delays reads, never the moves that would make them moot.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
 import time
 import uuid
-import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs
@@ -29,11 +27,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from lobby import bots, hints, presence, protocol, realtime, selectors, services, socket_caps
+from lobby import bots, hints, protocol, realtime, selectors, services, socket_caps
 from lobby.client_address import socket_address
-from lobby.db_threads import database_threads
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
-from lobby.hub import Latest, hub
+from lobby.hub import Latest
+from lobby.runtime import runtime
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +77,7 @@ PONG = '{"type":"pong"}'
 def _db(fn: Any) -> Any:
     """`fn` to be awaited on a database thread: many sockets' calls run in parallel, each
     thread with its own connection (`db_threads.py`)."""
-    return functools.partial(database_threads().run, fn)
+    return functools.partial(runtime().db_threads().run, fn)
 
 
 def gated_calls() -> int:
@@ -87,18 +85,6 @@ def gated_calls() -> int:
     snapshots) may be under way at once: a third of the threads, so a crowd of them leaves
     the rest to the seated players' actions."""
     return max(1, int(settings.LOBBY_DB_THREADS) // 3)
-
-
-_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
-
-
-def _gate() -> asyncio.Semaphore:
-    """The running loop's limit on gated calls (one loop per process; one per test)."""
-    loop = asyncio.get_running_loop()
-    gate = _gates.get(loop)
-    if gate is None:
-        gate = _gates[loop] = asyncio.Semaphore(gated_calls())
-    return gate
 
 
 def _snapshot(code: str, seat: int | None) -> tuple[dict[str, Any], int, int, dict[str, Any] | None]:
@@ -119,7 +105,7 @@ def _revision(room: dict[str, Any]) -> int:
 
 async def _gated(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """`fn` on a database thread, once a place under the limit on gated calls is free."""
-    async with _gate():
+    async with runtime().read_gate(gated_calls()):
         return await _db(fn)(*args, **kwargs)
 
 
@@ -202,10 +188,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.strikes = TokenBucket(settings.LOBBY_FLOOD_RATE, settings.LOBBY_FLOOD_BURST)
         self.address = socket_address(self.scope, settings.NUM_PROXIES)
         self.seated = bool(token)
-        refusal = socket_caps.penalized(self.address)
+        refusal = runtime().penalties.penalized(self.address)
         if refusal is None:
             spectator_of = None if token else self.code
-            refusal = await self._call(socket_caps.claim, self.connection, self.address, spectator_of)
+            refusal = await self._call(runtime().caps.claim, self.connection, self.address, spectator_of)
             self.claimed = refusal is None
         if refusal is not None:
             await self._refuse(refusal.error_code, refusal.message, refusal.close_code, reason=True)
@@ -213,7 +199,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if token:
             # Before the seat records this channel, so no sweep ever sees it without a key.
             self.present = True
-            await _db(presence.presence_add)(self.connection)
+            await _db(runtime().presence.add)(self.connection)
         try:
             if token or not self._shared_snapshot():
                 seat = await self._call(services.connection_open, self.code, token, self.connection)
@@ -233,7 +219,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # Joined before the snapshot is read, so no later change is missed; what the hub
         # brings before the welcome is out waits (a state) or is superseded by the
         # snapshot's own room frame (room info).
-        await hub().join(self.code, self)
+        await runtime().hub().join(self.code, self)
         self.joined = True
         await self.accept()
         self.accepted = True
@@ -272,14 +258,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.joined:
             self.joined = False
             try:
-                await hub().leave(self.code, self)
+                await runtime().hub().leave(self.code, self)
             except Exception:
                 logger.exception("could not leave the hub of room %s", self.code)
-        steps: list[Any] = [presence.presence_remove] if self.present else []
+        steps: list[Any] = [runtime().presence.remove] if self.present else []
         if self.seat is not None and self.bound:
             steps.append(functools.partial(services.connection_close, self.code))
         if self.claimed:
-            steps.append(socket_caps.release)
+            steps.append(runtime().caps.release)
         for step in steps:
             try:
                 await self._call(step, self.connection)
@@ -298,7 +284,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         it within `SHARE_SECONDS`."""
         if self.seat is not None:
             return None
-        latest = hub().latest_of(self.code)
+        latest = runtime().hub().latest_of(self.code)
         return latest if latest is not None and latest.fresh(SHARE_SECONDS) else None
 
     async def _send_snapshot(self, with_room: bool) -> None:
@@ -319,7 +305,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             frame = None if view is None else realtime.frame_text(protocol.state_frame(version, view))
             if self.seat is None:
                 stamp = None if view is None else (number, version)
-                hub().snapshot_noted(self.code, read_at, room_info, stamp, frame)
+                runtime().hub().snapshot_noted(self.code, read_at, room_info, stamp, frame)
             if with_room:
                 await self._room_forward(room_info)
             if frame is not None and (number, version) >= self.sent:
@@ -365,7 +351,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self._reply_error(code, text_out, msg_id)
             if code == "rate_limited" and not self.strikes.take():
                 said = "this connection kept sending past its rate limit"
-                socket_caps.penalize(self.address)
+                runtime().penalties.penalize(self.address)
                 await self._refuse("rate_limited", said, CLOSE_FLOODING, reason=True)
 
     async def _reply_error(self, code: str, message: str, msg_id: str | None) -> None:

@@ -9,6 +9,8 @@ when it is broken or older than `CONN_MAX_AGE`) at most every `CHECK_SECONDS`, a
 after a call that failed with a database error, so the next call opens a fresh one. With
 `CONN_MAX_AGE` 0 every call still ends by closing its connection, unless the connection
 came from a pool: then the thread keeps it between calls and gives it back at that check.
+
+The process's pool is made by its runtime (`lobby/runtime.py`) on the first socket's call.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 T = TypeVar("T")
@@ -59,28 +60,6 @@ class DatabaseThreads:
         self.pool.shutdown(wait=True)
 
 
-_instance: DatabaseThreads | None = None
-_lock = threading.Lock()
-
-
 def pooled() -> bool:
     """Connections come from a pool: a thread keeps the one it borrowed between calls."""
     return bool((connection.settings_dict.get("OPTIONS") or {}).get("pool"))
-
-
-def database_threads() -> DatabaseThreads:
-    global _instance
-    if _instance is None:
-        with _lock:
-            if _instance is None:
-                _instance = DatabaseThreads(settings.LOBBY_DB_THREADS)
-    return _instance
-
-
-def database_threads_shutdown() -> None:
-    """End the pool; the next call starts a new one (tests, before the database goes)."""
-    global _instance
-    with _lock:
-        if _instance is not None:
-            _instance.shutdown()
-            _instance = None

@@ -14,7 +14,8 @@ it while its last database read is recent (`consumers.py`): many sockets without
 asking for the table cost the database one read per room a second at most, not one each.
 
 The hub belongs to the event loop that serves the sockets (one per daphne process; one per
-test's loop), and is created on the first connection.
+test's loop), and is created on the first connection, by the process's runtime
+(`Runtime.hub`, `lobby/runtime.py`).
 """
 
 from __future__ import annotations
@@ -22,14 +23,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 import time
-import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +75,10 @@ class Latest:
 
 
 class RoomHub:
-    def __init__(self) -> None:
+    """The subscriber of one event loop, on the process's channel layer `layer`."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
         self.channel: str | None = None
         self.rooms: dict[str, set[Member]] = {}
         self.latest: dict[str, Latest] = {}
@@ -93,7 +93,7 @@ class RoomHub:
         async with self._room_locked(code):
             local = self.rooms.setdefault(code, set())
             if not local:
-                await channel_layer().group_add(room_group(code), channel)
+                await self.layer.group_add(room_group(code), channel)
             local.add(member)
             self.members[member.connection] = member
 
@@ -108,7 +108,7 @@ class RoomHub:
             if not local and self.channel is not None:
                 del self.rooms[code]
                 self.latest.pop(code, None)
-                await channel_layer().group_discard(room_group(code), self.channel)
+                await self.layer.group_discard(room_group(code), self.channel)
 
     @contextlib.asynccontextmanager
     async def _room_locked(self, code: str) -> AsyncIterator[None]:
@@ -129,13 +129,13 @@ class RoomHub:
     async def _channel(self) -> str:
         async with self._lock:
             if self.channel is None:
-                self.channel = await channel_layer().new_channel("hub.")
+                self.channel = await self.layer.new_channel("hub.")
             if self._task is None or self._task.done():
                 self._task = asyncio.get_running_loop().create_task(self._receive_forever(self.channel))
             return self.channel
 
     async def _receive_forever(self, channel: str) -> None:
-        layer = channel_layer()
+        layer = self.layer
         while True:
             try:
                 event = await layer.receive(channel)
@@ -194,33 +194,3 @@ class RoomHub:
             except Exception as error:  # most often a socket closing as the event came
                 kind = event.get("type")
                 logger.warning("a socket of room %s missed a %r: %r", event.get("code"), kind, error)
-
-
-_layer_lock = threading.Lock()
-_layer_found: list[Any] = []
-
-
-def channel_layer() -> Any:
-    """The process's one channel layer object. Channels' manager builds it on first use
-    without a lock, so a socket's first join racing the background thread's first publish
-    could each get their own object, and the pub/sub layer keeps its per-loop channels on
-    that object: a channel made on one is unknown to the other."""
-    if not _layer_found:
-        with _layer_lock:
-            if not _layer_found:
-                layer = get_channel_layer()
-                assert layer is not None
-                _layer_found.append(layer)
-    return _layer_found[0]
-
-
-_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RoomHub] = weakref.WeakKeyDictionary()
-
-
-def hub() -> RoomHub:
-    """The hub of the running event loop."""
-    loop = asyncio.get_running_loop()
-    found = _hubs.get(loop)
-    if found is None:
-        found = _hubs[loop] = RoomHub()
-    return found

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from games.engine import get_rules
 from games.options import engine_options
-from lobby import state_cache
 from lobby.errors import RoomNotFoundError
 from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.runtime import runtime
 
 
 def token_hash(token: str) -> str:
@@ -51,17 +51,18 @@ def match_state(match: Match) -> Any:
     """The state at `match.version`: from the memo, then Redis (an entry at most a few
     versions old, the actions after it replayed), else replayed from the whole log."""
     code = match.room.code
-    state = state_cache.memo_get(code, match.number, match.version)
+    states = runtime().states
+    state = states.memo_get(code, match.number, match.version)
     if state is not None:
         return state
     rules = get_rules(match.game)
-    found = state_cache.dump_get(code, match.number, match.version)
+    found = states.dump_get(code, match.number, match.version)
     if found is not None:
         state = match_replay(match, from_version=found[0], state=rules.load(found[1]))
     else:
         state = match_replay(match)
-        state_cache.dump_put(code, match.number, match.version, rules.dump(state))
-    state_cache.memo_put(code, match.number, match.version, state)
+        states.dump_put(code, match.number, match.version, rules.dump(state))
+    states.memo_put(code, match.number, match.version, state)
     return state
 
 

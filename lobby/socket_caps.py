@@ -18,6 +18,9 @@ come back on its own; a script that opens a new socket at once would otherwise b
 (two caps, the room read, the snapshot) before it floods again. Per process, on purpose: a
 check that asks Redis is work a flood gets for free. The proxy's connection rate per
 address (deploy/haproxy.cfg) holds the same address across processes.
+
+The claims this process holds (`SocketCaps`) and its penalties (`FloodPenalties`) belong
+to the process's runtime (`lobby/runtime.py`).
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import redis
 from django.conf import settings
-
-from lobby import state_cache
 
 logger = logging.getLogger(__name__)
 
@@ -87,14 +90,6 @@ PENALTY_ADDRESSES = 100_000
 #: The address of a socket whose scope says none: never penalised (it would be every such socket).
 UNKNOWN_ADDRESS = "unknown"
 
-_penalties: dict[str, float] = {}
-_penalties_lock = threading.Lock()
-
-_held: dict[str, list[str]] = {}
-_held_lock = threading.Lock()
-_renewer: list[threading.Thread] = []
-_scripts: dict[str, Any] = {}
-
 
 def _address_key(address: str) -> str:
     return f"{settings.LOBBY_REDIS_PREFIX}caps:address:{address}"
@@ -104,31 +99,13 @@ def _spectators_key(code: str) -> str:
     return f"{settings.LOBBY_REDIS_PREFIX}caps:spectators:{code}"
 
 
-def _script(name: str, source: str) -> Any:
-    found = _scripts.get(name)
-    if found is None:
-        found = _scripts[name] = state_cache.client().register_script(source)
-    return found
-
-
-def claim(connection: str, address: str, spectator_of: str | None) -> Refusal | None:
-    """Take a place for `connection` under the cap of its address and, for a spectator,
-    of the room `spectator_of`; None when admitted. A refused connection holds nothing."""
-    claim_script = _script("claim", _CLAIM)
+def _wanted(address: str, spectator_of: str | None) -> list[tuple[str, int]]:
+    """The caps a socket takes a place under, each with its size: its address's and, for a
+    spectator, its room's."""
     wanted = [(_address_key(address), settings.LOBBY_ADDRESS_CONNECTIONS)]
     if spectator_of is not None:
         wanted.append((_spectators_key(spectator_of), settings.LOBBY_ROOM_SPECTATORS))
-    taken: list[str] = []
-    for key, cap in wanted:
-        if not claim_script(keys=[key], args=[connection, cap, CLAIM_SECONDS]):
-            for done in taken:
-                state_cache.client().zrem(done, connection)
-            return _refusal(key, cap)
-        taken.append(key)
-    with _held_lock:
-        _held[connection] = taken
-    _renewer_ensure()
-    return None
+    return wanted
 
 
 def _refusal(key: str, cap: int) -> Refusal:
@@ -145,87 +122,128 @@ def _refusal(key: str, cap: int) -> Refusal:
     )
 
 
-def release(connection: str) -> None:
-    """Give back the places `connection` holds (nothing if it holds none)."""
-    with _held_lock:
-        keys = _held.pop(connection, [])
-    if keys:
-        pipe = state_cache.client().pipeline(transaction=False)
-        for key in keys:
-            pipe.zrem(key, connection)
-        pipe.execute()
+class SocketCaps:
+    """The places this process's sockets hold under the caps, in Redis through `client`,
+    and the thread that renews their claims (started with the first claim)."""
 
+    def __init__(self, client: Callable[[], redis.Redis]) -> None:
+        self.client = client
+        self._held: dict[str, list[str]] = {}
+        self._lock = threading.Lock()
+        self._renewer: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._scripts: dict[str, Any] = {}
 
-def renew() -> int:
-    """Renew every claim this process holds (after a Redis flush: make it again); returns
-    how many connections hold claims."""
-    with _held_lock:
-        held = [(key, connection) for connection, keys in _held.items() for key in keys]
-        count = len(_held)
-    if held:
-        _script("renew", _RENEW)(
-            keys=[key for key, _ in held], args=[CLAIM_SECONDS, *(connection for _, connection in held)]
-        )
-    return count
+    def _script(self, name: str, source: str) -> Any:
+        found = self._scripts.get(name)
+        if found is None:
+            found = self._scripts[name] = self.client().register_script(source)
+        return found
 
+    def claim(self, connection: str, address: str, spectator_of: str | None) -> Refusal | None:
+        """Take a place for `connection` under the cap of its address and, for a spectator,
+        of the room `spectator_of`; None when admitted. A refused connection holds nothing."""
+        claim_script = self._script("claim", _CLAIM)
+        taken: list[str] = []
+        for key, cap in _wanted(address, spectator_of):
+            if not claim_script(keys=[key], args=[connection, cap, CLAIM_SECONDS]):
+                for done in taken:
+                    self.client().zrem(done, connection)
+                return _refusal(key, cap)
+            taken.append(key)
+        with self._lock:
+            self._held[connection] = taken
+        self._renewer_ensure()
+        return None
 
-def _renewer_ensure() -> None:
-    if _renewer and _renewer[0].is_alive():
-        return
-    with _held_lock:
-        if _renewer and _renewer[0].is_alive():
+    def release(self, connection: str) -> None:
+        """Give back the places `connection` holds (nothing if it holds none)."""
+        with self._lock:
+            keys = self._held.pop(connection, [])
+        if keys:
+            pipe = self.client().pipeline(transaction=False)
+            for key in keys:
+                pipe.zrem(key, connection)
+            pipe.execute()
+
+    def renew(self) -> int:
+        """Renew every claim this process holds (after a Redis flush: make it again); returns
+        how many connections hold claims."""
+        with self._lock:
+            held = [(key, connection) for connection, keys in self._held.items() for key in keys]
+            count = len(self._held)
+        if held:
+            self._script("renew", _RENEW)(
+                keys=[key for key, _ in held], args=[CLAIM_SECONDS, *(connection for _, connection in held)]
+            )
+        return count
+
+    def _renewer_ensure(self) -> None:
+        if self._renewer is not None and self._renewer.is_alive():
             return
-        thread = threading.Thread(target=_renew_forever, name="socket-caps-renew", daemon=True)
-        _renewer[:] = [thread]
-        thread.start()
+        with self._lock:
+            if self._stop.is_set() or (self._renewer is not None and self._renewer.is_alive()):
+                return
+            thread = threading.Thread(target=self._renew_forever, name="socket-caps-renew", daemon=True)
+            self._renewer = thread
+            thread.start()
 
+    def _renew_forever(self) -> None:
+        while not self._stop.wait(RENEW_SECONDS):
+            try:
+                self.renew()
+            except Exception:
+                logger.exception("could not renew the socket caps' claims")
 
-def _renew_forever() -> None:
-    stop = threading.Event()
-    while not stop.wait(RENEW_SECONDS):
-        try:
-            renew()
-        except Exception:
-            logger.exception("could not renew the socket caps' claims")
+    def stop(self) -> None:
+        """End the renewing thread (a runtime shut down); the claims lapse in Redis."""
+        self._stop.set()
 
 
 def penalty_seconds() -> float:
     return float(settings.LOBBY_FLOOD_PENALTY_SECONDS)
 
 
-def penalize(address: str, now: float | None = None) -> None:
-    """`address` had a socket closed for flooding: refuse its sockets for the penalty."""
-    seconds = penalty_seconds()
-    if seconds <= 0 or address == UNKNOWN_ADDRESS:
-        return
-    until = (time.monotonic() if now is None else now) + seconds
-    with _penalties_lock:
-        _penalties.pop(address, None)  # to the end: the dict's order is the lapse order
-        _penalties[address] = until
-        while len(_penalties) > PENALTY_ADDRESSES:
-            del _penalties[next(iter(_penalties))]
+class FloodPenalties:
+    """The addresses this process refuses for a while, each with when its penalty ends
+    (`time.monotonic()`), oldest first."""
 
+    def __init__(self) -> None:
+        self._until: dict[str, float] = {}
+        self._lock = threading.Lock()
 
-def penalized(address: str, now: float | None = None) -> Refusal | None:
-    """The refusal of a socket from `address` while its penalty lasts, else None. Memory
-    only: this runs before any other work of a new socket."""
-    until = _penalties.get(address)
-    if until is None:
-        return None
-    left = until - (time.monotonic() if now is None else now)
-    if left <= 0:
-        with _penalties_lock:
-            if _penalties.get(address) == until:
-                del _penalties[address]
-        return None
-    return Refusal(
-        CLOSE_FLOODING,
-        "rate_limited",
-        f"a socket from your address kept sending past its rate limit: wait {left:.0f} s to connect again",
-    )
+    def penalize(self, address: str, now: float | None = None) -> None:
+        """`address` had a socket closed for flooding: refuse its sockets for the penalty."""
+        seconds = penalty_seconds()
+        if seconds <= 0 or address == UNKNOWN_ADDRESS:
+            return
+        until = (time.monotonic() if now is None else now) + seconds
+        with self._lock:
+            self._until.pop(address, None)  # to the end: the dict's order is the lapse order
+            self._until[address] = until
+            while len(self._until) > PENALTY_ADDRESSES:
+                del self._until[next(iter(self._until))]
 
+    def penalized(self, address: str, now: float | None = None) -> Refusal | None:
+        """The refusal of a socket from `address` while its penalty lasts, else None. Memory
+        only: this runs before any other work of a new socket."""
+        until = self._until.get(address)
+        if until is None:
+            return None
+        left = until - (time.monotonic() if now is None else now)
+        if left <= 0:
+            with self._lock:
+                if self._until.get(address) == until:
+                    del self._until[address]
+            return None
+        return Refusal(
+            CLOSE_FLOODING,
+            "rate_limited",
+            "a socket from your address kept sending past its rate limit:"
+            f" wait {left:.0f} s to connect again",
+        )
 
-def penalties_forget() -> None:
-    """Lift every penalty (tests)."""
-    with _penalties_lock:
-        _penalties.clear()
+    def forget(self) -> None:
+        """Lift every penalty (tests)."""
+        with self._lock:
+            self._until.clear()

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 import redis
 from django.conf import settings
-
-from lobby.embedded_redis import ensure_configured
 
 if TYPE_CHECKING:
     from lobby.models import Match
@@ -43,11 +42,6 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1
 """
 
-_client: redis.Redis | None = None
-_put_script: Any = None
-_client_lock = threading.Lock()
-_memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
-
 
 class Held(NamedTuple):
     """A room's match row and state as this process last committed them, and whether a
@@ -59,62 +53,8 @@ class Held(NamedTuple):
     ai_may_play: bool
 
 
-_held: OrderedDict[str, Held] = OrderedDict()
-_memo_lock = threading.Lock()
-
-
-def client() -> redis.Redis:
-    global _client
-    if _client is None:
-        with _client_lock:
-            if _client is None:
-                ensure_configured()
-                _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
-    return _client
-
-
 def key(code: str, match_number: int) -> str:
     return f"{settings.LOBBY_REDIS_PREFIX}state:{code}:{match_number}"
-
-
-def memo_get(code: str, match_number: int, version: int) -> Any | None:
-    with _memo_lock:
-        hit = _memo.get((code, match_number))
-        if hit is not None and hit[0] == version:
-            _memo.move_to_end((code, match_number))
-            return hit[1]
-    return None
-
-
-def memo_put(code: str, match_number: int, version: int, state: Any) -> None:
-    with _memo_lock:
-        cur = _memo.get((code, match_number))
-        if cur is None or cur[0] < version:
-            _memo[(code, match_number)] = (version, state)
-            _memo.move_to_end((code, match_number))
-            while len(_memo) > MEMO_SIZE:
-                _memo.popitem(last=False)
-
-
-def held_put(code: str, held: Held) -> None:
-    """Hold the rows as just committed; the caller no longer changes the match instance.
-    An older version than the one held is ignored."""
-    match = held.match
-    with _memo_lock:
-        cur = _held.get(code)
-        if cur is not None and (cur.match.number, cur.match.version) > (match.number, match.version):
-            return
-        _held[code] = held
-        _held.move_to_end(code)
-        while len(_held) > MEMO_SIZE:
-            _held.popitem(last=False)
-
-
-def held_get(code: str) -> Held | None:
-    """The room's match row of the last change committed here, and its state; the database
-    may have gone on since (another process wrote)."""
-    with _memo_lock:
-        return _held.get(code)
 
 
 def dump_wanted(version: int, over: bool) -> bool:
@@ -122,37 +62,81 @@ def dump_wanted(version: int, over: bool) -> bool:
     return over or version % DUMP_EVERY == 0
 
 
-def dump_get(code: str, match_number: int, version: int) -> tuple[int, dict[str, Any]] | None:
-    """The newest dumped state at `version` or before it, with its version; None when the
-    entry is missing or newer (a newer entry belongs to a log this reader has not seen)."""
-    raw = client().hmget(key(code, match_number), ["v", "s"])
-    if raw[0] is None or int(raw[0]) > version or raw[1] is None:
+class StateCache:
+    """The memo, the held rows and the Redis entries of one process; the process's runtime
+    (`lobby/runtime.py`) holds one, over its Redis client (`client`, made on first use)."""
+
+    def __init__(self, client: Callable[[], redis.Redis]) -> None:
+        self.client = client
+        self._put_script: Any = None
+        self._memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+        self._held: OrderedDict[str, Held] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def memo_get(self, code: str, match_number: int, version: int) -> Any | None:
+        with self._lock:
+            hit = self._memo.get((code, match_number))
+            if hit is not None and hit[0] == version:
+                self._memo.move_to_end((code, match_number))
+                return hit[1]
         return None
-    data: dict[str, Any] = orjson.loads(raw[1])
-    return int(raw[0]), data
 
+    def memo_put(self, code: str, match_number: int, version: int, state: Any) -> None:
+        with self._lock:
+            cur = self._memo.get((code, match_number))
+            if cur is None or cur[0] < version:
+                self._memo[(code, match_number)] = (version, state)
+                self._memo.move_to_end((code, match_number))
+                while len(self._memo) > MEMO_SIZE:
+                    self._memo.popitem(last=False)
 
-def dump_put(code: str, match_number: int, version: int, dump: dict[str, Any]) -> None:
-    global _put_script
-    if _put_script is None:
-        _put_script = client().register_script(_PUT_IF_NEWER)
-    _put_script(
-        keys=[key(code, match_number)],
-        args=[version, orjson.dumps(dump, option=orjson.OPT_NON_STR_KEYS), settings.LOBBY_STATE_TTL],
-    )
+    def held_put(self, code: str, held: Held) -> None:
+        """Hold the rows as just committed; the caller no longer changes the match instance.
+        An older version than the one held is ignored."""
+        match = held.match
+        with self._lock:
+            cur = self._held.get(code)
+            if cur is not None and (cur.match.number, cur.match.version) > (match.number, match.version):
+                return
+            self._held[code] = held
+            self._held.move_to_end(code)
+            while len(self._held) > MEMO_SIZE:
+                self._held.popitem(last=False)
 
+    def held_get(self, code: str) -> Held | None:
+        """The room's match row of the last change committed here, and its state; the
+        database may have gone on since (another process wrote)."""
+        with self._lock:
+            return self._held.get(code)
 
-def forget(code: str, match_number: int) -> None:
-    """Drop a match's entry here and in this process's memo (tests, operators)."""
-    client().delete(key(code, match_number))
-    with _memo_lock:
-        _memo.pop((code, match_number), None)
-        held = _held.get(code)
-        if held is not None and held.match.number == match_number:
-            del _held[code]
+    def dump_get(self, code: str, match_number: int, version: int) -> tuple[int, dict[str, Any]] | None:
+        """The newest dumped state at `version` or before it, with its version; None when the
+        entry is missing or newer (a newer entry belongs to a log this reader has not seen)."""
+        raw = self.client().hmget(key(code, match_number), ["v", "s"])
+        if raw[0] is None or int(raw[0]) > version or raw[1] is None:
+            return None
+        data: dict[str, Any] = orjson.loads(raw[1])
+        return int(raw[0]), data
 
+    def dump_put(self, code: str, match_number: int, version: int, dump: dict[str, Any]) -> None:
+        if self._put_script is None:
+            self._put_script = self.client().register_script(_PUT_IF_NEWER)
+        self._put_script(
+            keys=[key(code, match_number)],
+            args=[version, orjson.dumps(dump, option=orjson.OPT_NON_STR_KEYS), settings.LOBBY_STATE_TTL],
+        )
 
-def forget_local() -> None:
-    with _memo_lock:
-        _memo.clear()
-        _held.clear()
+    def forget(self, code: str, match_number: int) -> None:
+        """Drop a match's entry here and in this process's memo (tests, operators)."""
+        self.client().delete(key(code, match_number))
+        with self._lock:
+            self._memo.pop((code, match_number), None)
+            held = self._held.get(code)
+            if held is not None and held.match.number == match_number:
+                del self._held[code]
+
+    def forget_local(self) -> None:
+        """Empty the memo and the held rows (tests; Redis keeps its entries)."""
+        with self._lock:
+            self._memo.clear()
+            self._held.clear()

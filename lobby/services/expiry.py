@@ -22,8 +22,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from lobby import state_cache
 from lobby.models import Match, Room, Seat
+from lobby.runtime import runtime
 
 logger = logging.getLogger(__name__)
 
@@ -66,5 +66,5 @@ def _room_expire(code: str) -> int:
         # The cached states expire by themselves (LOBBY_STATE_TTL): a Redis away now
         # only leaves them a little longer.
         with contextlib.suppress(redis.RedisError):
-            state_cache.forget(code, number)
+            runtime().states.forget(code, number)
     return 1

@@ -19,7 +19,6 @@ from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
 from games.options import engine_options
 from lobby import realtime, selectors, state_cache
-from lobby.background import background
 from lobby.errors import (
     ConflictError,
     IdReusedError,
@@ -29,6 +28,7 @@ from lobby.errors import (
     StaleVersionError,
 )
 from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.runtime import runtime
 from lobby.services import events
 from lobby.services.common import host_verify, room_changed, room_info_send, room_locked
 
@@ -99,7 +99,7 @@ def action_submit(
     action is acknowledged with the version it made, and not applied again; with another
     action it raises IdReusedError.
 
-    When this process made the room's last change (`state_cache.held_get`), the action is
+    When this process made the room's last change (`StateCache.held_get`), the action is
     checked and applied to the match row and state it holds, without reading the match:
     the append of the action at the next sequence number fails (the log's `(match, seq)`
     is unique) exactly when the match has gone on since, and a reused id fails on its own
@@ -109,7 +109,7 @@ def action_submit(
     write = functools.partial(
         _action_write, code, seat, action, client_id=client_id, expected_version=expected_version, actor=actor
     )
-    held = state_cache.held_get(code)
+    held = runtime().states.held_get(code)
     if held is not None:
         try:
             return write(held=held)
@@ -328,8 +328,9 @@ def _state_changed(
 
     def after() -> None:
         rules = get_rules(game)
-        state_cache.memo_put(code, number, version, state)
-        state_cache.held_put(code, state_cache.Held(match, state, room.revision, ai_may_play))
+        states = runtime().states
+        states.memo_put(code, number, version, state)
+        states.held_put(code, state_cache.Held(match, state, room.revision, ai_may_play))
         views: dict[int | None, dict[str, Any]] = {s: rules.view(state, s) for s in range(players)}
         views[None] = rules.view(state, None)
         realtime.views_publish(code, number, version, views)
@@ -338,10 +339,10 @@ def _state_changed(
         # Off the request's thread, and every few versions: the memo serves this process,
         # and another process replays the actions after the newest entry.
         if state_cache.dump_wanted(version, over):
-            background().write(_dump_put, code, number, version, game, state)
+            runtime().background().write(_dump_put, code, number, version, game, state)
 
     transaction.on_commit(after)
 
 
 def _dump_put(code: str, number: int, version: int, game: str, state: Any) -> None:
-    state_cache.dump_put(code, number, version, get_rules(game).dump(state))
+    runtime().states.dump_put(code, number, version, get_rules(game).dump(state))

@@ -7,9 +7,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from lobby import presence, realtime, selectors
+from lobby import realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, RoomNotFoundError, UnauthorizedError
 from lobby.models import Match, Room, Seat
+from lobby.runtime import runtime
 from lobby.services import events
 from lobby.services.common import (
     AI_LEVELS,
@@ -188,9 +189,10 @@ def _seat_bind(room: Room, seats: list[Seat], seat: Seat, channel: str) -> None:
     now = timezone.now()
     if selectors.table_paused(seats, now):
         Match.objects.filter(room=room, to_move__isnull=False).update(moved_at=now)
+    presence = runtime().presence
     mine = presence.seat_bound(channel, room.code, seat.token_hash)
     seat.channel = channel
-    seat.process = presence.PROCESS if mine else ""
+    seat.process = presence.name if mine else ""
     seat.disconnected_at = None
     seat.save(update_fields=["channel", "process", "disconnected_at"])
     room_changed(room)
@@ -224,7 +226,7 @@ def _seat_rebind(code: str, token_hash: str, channel: str) -> bool:
         seat = next((s for s in seats if s.token_hash == token_hash and not s.channel), None)
         # Still held, checked under the room's lock: a socket closing leaves `presence`
         # before it frees its seat, so a close never lands before this bind.
-        if seat is None or not presence.holds(channel):
+        if seat is None or not runtime().presence.holds(channel):
             return False
         _seat_bind(room, seats, seat, channel)
     return True

@@ -14,9 +14,7 @@ import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
 
-from lobby import bots, state_cache
-from lobby.background import background, background_shutdown
-from lobby.db_threads import database_threads_shutdown
+from lobby.runtime import runtime
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -24,8 +22,7 @@ def database_connections_closed(django_db_setup: None, django_db_blocker: object
     """Before the test database is dropped, end the worker threads and collect their
     database connections, so PostgreSQL sees no session left on it."""
     yield
-    background_shutdown()
-    database_threads_shutdown()
+    runtime().shutdown()
     # asgiref's one thread for thread-sensitive calls lives on with its connection.
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
     gc.collect()
@@ -40,12 +37,12 @@ def lobby_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
     settings.LOBBY_REDIS_PREFIX = prefix
     settings.LOBBY_THROTTLE_RATES = {"room_create": "100000/minute", "seat_join": "100000/minute"}
     yield
-    work = background()
+    process = runtime()
+    work = process.background()
     work.cancel_timers()
     work.wait_idle(20)
-    bots.forget_scheduled()
-    state_cache.forget_local()
-    client = state_cache.client()
+    process.forget()
+    client = process.redis()
     keys = list(client.scan_iter(match=f"{prefix}*"))
     if keys:
         client.delete(*keys)

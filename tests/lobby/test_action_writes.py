@@ -16,6 +16,7 @@ from games.engine import get_rules
 from lobby import selectors, services, state_cache
 from lobby.errors import IdReusedError, NotYourTurnError, StaleVersionError
 from lobby.models import ActionRecord, Match, Room
+from lobby.runtime import runtime
 from lobby.services import events
 from tests.lobby.helpers import match_start, room_setup
 
@@ -102,9 +103,10 @@ def held_at(code: str, version: int) -> tuple[Any, Any]:
 
 
 def hold(match: Any, state: Any) -> None:
-    state_cache.forget_local()
-    state_cache.memo_put(match.room.code, match.number, match.version, state)
-    state_cache.held_put(match.room.code, state_cache.Held(match, state, match.room.revision, False))
+    states = runtime().states
+    states.forget_local()
+    states.memo_put(match.room.code, match.number, match.version, state)
+    states.held_put(match.room.code, state_cache.Held(match, state, match.room.revision, False))
 
 
 def match_reads(queries: CaptureQueriesContext) -> list[str]:
@@ -115,7 +117,7 @@ def match_reads(queries: CaptureQueriesContext) -> list[str]:
 def test_an_action_on_the_state_this_process_holds_reads_no_match_and_is_written() -> None:
     code, _, _ = started_draw()
     play_next(code, "a")
-    assert state_cache.held_get(code) is not None
+    assert runtime().states.held_get(code) is not None
     state = selectors.match_state(Match.objects.get(room__code=code))
     seat, action = get_rules("draw").to_move(state), get_rules("draw").legal_actions(state)[0]
     with CaptureQueriesContext(connection) as queries:
@@ -162,7 +164,7 @@ def test_an_id_resent_on_the_held_path_is_acknowledged_and_bound_to_its_action()
     rules = get_rules("draw")
     seat, legal = rules.to_move(state), rules.legal_actions(state)
     assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=False)
-    held = state_cache.held_get(code)
+    held = runtime().states.held_get(code)
     assert held is not None and held.match.version == 1
     # The held rows are current, and the seat is not to move: refused there, answered here.
     assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=True)
@@ -216,14 +218,14 @@ def test_a_seat_change_between_actions_on_held_rows_is_seen_by_the_next_one() ->
     events.match_moved.connect(moved)
     try:
         play_next(code, "a")
-        held = state_cache.held_get(code)
+        held = runtime().states.held_get(code)
         assert held is not None and held.ai_may_play is False
         assert movers == [None]  # every human here: nobody to play for, no seat read
         services.connection_close(code, "socket-1")
         play_next(code, "b")
         assert Match.objects.get(room__code=code).to_move is not None
         assert movers[-1] is not None  # the seat to move was read: a stand-in may be due
-        held = state_cache.held_get(code)
+        held = runtime().states.held_get(code)
         assert held is not None and held.ai_may_play is True
     finally:
         events.match_moved.disconnect(moved)

@@ -103,9 +103,9 @@ def test_the_browser_accept_header_takes_json_and_problems(client):
 def test_throttled_is_a_429_problem_with_retry_after(settings):
     settings.LOBBY_THROTTLE_RATES = {"room_create": "1/minute", "seat_join": "1/minute"}
     client = Client(REMOTE_ADDR="10.0.0.29")
-    from lobby.throttles import counters
+    from lobby.runtime import runtime
 
-    counters().clear()
+    runtime().throttle_counters().clear()
     assert api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "A"}).status_code == 201
     before = rows()
     answer = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "A"})

@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 
 from games.engine import get_rules
 from lobby import bots, services
-from lobby.background import background
 from lobby.models import ActionRecord, Match
+from lobby.runtime import runtime
 from tests.lobby.helpers import Table, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,8 +105,8 @@ async def test_a_lost_ai_trigger_is_recovered_by_the_sweep_and_by_sync(settings)
         state = await human.until("state")
     assert state["view"]["to_move"] == 1
     # Every trigger of this process is lost, as when a server restarts.
-    background().cancel_timers()
-    bots.forget_scheduled()
+    runtime().background().cancel_timers()
+    runtime().scheduled.clear()
     settings.AI_MOVE_DELAY = 0
     assert await database_sync_to_async(bots.sweep)() == 1
     moved = await human.until("state")
@@ -124,8 +124,8 @@ async def test_a_lost_ai_trigger_is_recovered_by_the_sweep_and_by_sync(settings)
             {"type": "action", "id": f"m{moved['version']}", "action": moved["view"]["legal"][0]}
         )
         await human.until("ack")
-    background().cancel_timers()
-    bots.forget_scheduled()
+    runtime().background().cancel_timers()
+    runtime().scheduled.clear()
     settings.AI_MOVE_DELAY = 0
     await human.send({"type": "sync"})
     synced = await human.until("state")

@@ -17,9 +17,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.backends.signals import connection_created
 
-from lobby import consumers, selectors, socket_caps, state_cache
-from lobby.db_threads import database_threads_shutdown
+from lobby import consumers, selectors, socket_caps
 from lobby.hub import RoomHub
+from lobby.runtime import runtime, runtime_replace
 from tests.lobby.helpers import Table, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,8 +28,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def queries() -> Iterator[list[str]]:
     """Every SQL statement run from now on by a connection opened from now on, on any
-    thread: the database threads start afresh, so each of their connections counts."""
-    database_threads_shutdown()
+    thread: the process's runtime starts afresh, so each connection of its database
+    threads counts."""
+    runtime_replace()
     seen: list[str] = []
 
     def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -42,14 +43,14 @@ def queries() -> Iterator[list[str]]:
     connection_created.connect(created)
     yield seen
     connection_created.disconnect(created)
-    database_threads_shutdown()
+    runtime_replace()
 
 
 @pytest.fixture
 def penalties() -> Iterator[None]:
-    socket_caps.penalties_forget()
+    runtime().penalties.forget()
     yield
-    socket_caps.penalties_forget()
+    runtime().penalties.forget()
 
 
 def from_address(table: Table, address: str) -> Table:
@@ -121,7 +122,7 @@ async def test_an_address_closed_for_flooding_is_refused_for_its_penalty_before_
     assert await close_code(flooder) == socket_caps.CLOSE_FLOODING
     await flooder.close()  # its consumer has given its place back when this returns
     address_cap = f"{settings.LOBBY_REDIS_PREFIX}caps:address:192.0.2.10"
-    assert state_cache.client().zcard(address_cap) == 0
+    assert runtime().redis().zcard(address_cap) == 0
 
     # The same address again, within the penalty: told and closed with 4008, with no
     # database query and no place taken under the caps.
@@ -135,24 +136,24 @@ async def test_an_address_closed_for_flooding_is_refused_for_its_penalty_before_
     assert await close_code(again) == socket_caps.CLOSE_FLOODING
     assert queries[before:] == []
     await again.close()
-    assert state_cache.client().zcard(address_cap) == 0
+    assert runtime().redis().zcard(address_cap) == 0
 
     # Another address is admitted meanwhile, and the penalty lapses on its own.
     other = from_address(Table(code), "192.0.2.11")
     assert (await other.open())[0]
     await other.until("room")
     await other.close()
-    assert socket_caps.penalized("192.0.2.10") is not None
-    assert socket_caps.penalized("192.0.2.10", now=time.monotonic() + 61) is None
-    assert socket_caps.penalized("192.0.2.10") is None
+    assert runtime().penalties.penalized("192.0.2.10") is not None
+    assert runtime().penalties.penalized("192.0.2.10", now=time.monotonic() + 61) is None
+    assert runtime().penalties.penalized("192.0.2.10") is None
 
 
 async def test_no_penalty_without_a_known_address_or_with_the_penalty_off(settings: Any, penalties: None) -> None:
-    socket_caps.penalize(socket_caps.UNKNOWN_ADDRESS)
-    assert socket_caps.penalized(socket_caps.UNKNOWN_ADDRESS) is None
+    runtime().penalties.penalize(socket_caps.UNKNOWN_ADDRESS)
+    assert runtime().penalties.penalized(socket_caps.UNKNOWN_ADDRESS) is None
     settings.LOBBY_FLOOD_PENALTY_SECONDS = 0
-    socket_caps.penalize("192.0.2.12")
-    assert socket_caps.penalized("192.0.2.12") is None
+    runtime().penalties.penalize("192.0.2.12")
+    assert runtime().penalties.penalized("192.0.2.12") is None
 
 
 async def test_a_spectators_sync_is_answered_from_the_hub_without_a_database_query(
@@ -197,7 +198,7 @@ async def test_a_seated_players_action_is_not_held_behind_reads_of_other_sockets
     state = seats[0].latest_state()
     assert state is not None
     mover, other = seats[state["view"]["to_move"]], seats[1 - state["view"]["to_move"]]
-    gate = consumers._gate()
+    gate = runtime().read_gate(consumers.gated_calls())
     # Every place reads may take is taken, as by a crowd of spectators or a slow table's syncs.
     for _ in range(consumers.gated_calls()):
         await gate.acquire()
@@ -233,7 +234,7 @@ class Member:
 
 
 async def test_the_hub_keeps_the_newest_spectator_frame_and_room_of_the_rooms_it_holds() -> None:
-    hub, code, member = RoomHub(), f"hub{uuid.uuid4().hex[:8]}", Member()
+    hub, code, member = RoomHub(runtime().channel_layer()), f"hub{uuid.uuid4().hex[:8]}", Member()
     await hub.deliver({"type": "lobby.room", "code": code, "room": {"revision": 1}})
     assert hub.latest_of(code) is None  # not held here
 

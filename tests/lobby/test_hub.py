@@ -8,7 +8,9 @@ import uuid
 from typing import Any
 
 from lobby import realtime
-from lobby.hub import RoomHub, channel_layer, room_group
+from lobby.hub import RoomHub
+from lobby.runtime import runtime
+from tests.waiting import until
 
 
 class Member:
@@ -22,9 +24,11 @@ class Member:
         self.arrived.set()
 
 
-def subscribers(code: str) -> set[str]:
-    layer = channel_layer()._get_layer()
-    return set(layer.groups.get(layer._get_group_channel_name(room_group(code)), set()))
+def subscriptions(code: str) -> int:
+    """How many Redis connections are subscribed to the room's group (`PUBSUB NUMSUB`)."""
+    publisher = runtime().publisher()
+    channel = publisher.channel(code)
+    return sum(int(count) for client in publisher.clients for _name, count in client.pubsub_numsub(channel))
 
 
 async def arrived(member: Member) -> dict[str, Any]:
@@ -34,12 +38,13 @@ async def arrived(member: Member) -> dict[str, Any]:
 
 
 async def test_a_room_is_subscribed_once_and_events_reach_only_its_sockets() -> None:
-    hub = RoomHub()
+    hub = RoomHub(runtime().channel_layer())
     here, there = f"hub{uuid.uuid4().hex[:8]}", f"hub{uuid.uuid4().hex[:8]}"
     members = [Member(), Member(), Member()]
     other = Member()
     await asyncio.gather(*(hub.join(here, m) for m in members), hub.join(there, other))
-    assert subscribers(here) == {hub.channel}
+    # Three sockets, one subscription in Redis: the hub's.
+    await until(lambda: subscriptions(here) == 1, "the room's group to be subscribed once")
     await realtime.room_send(here, {"type": "lobby.chat", "code": here, "chat": {"text": "hi"}})
     for member in members:
         assert (await arrived(member))["chat"] == {"text": "hi"}
@@ -48,7 +53,7 @@ async def test_a_room_is_subscribed_once_and_events_reach_only_its_sockets() -> 
     assert all(len(m.events) == 1 for m in members)
 
     await asyncio.gather(*(hub.leave(here, m) for m in members))
-    assert subscribers(here) == set()
+    await until(lambda: subscriptions(here) == 0, "the room's group to be unsubscribed")
     assert here not in hub.rooms
     assert hub._locks == {}
     await hub.leave(there, other)

@@ -17,8 +17,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from lobby import bots, services, state_cache
-from lobby.background import background
 from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.runtime import runtime
 from lobby.services.expiry import rooms_idle
 from tests.lobby.helpers import Table, match_start_async, room_setup_async
 from tests.waiting import wait_until
@@ -35,7 +35,7 @@ def version_of(code: str) -> int:
 
 async def idle(timeout: float) -> bool:
     """Every timer and job of the background has run (waited for off the event loop)."""
-    return await asyncio.to_thread(background().wait_idle, timeout)
+    return await asyncio.to_thread(runtime().background().wait_idle, timeout)
 
 
 @database_sync_to_async
@@ -44,7 +44,7 @@ def idle_after_checks(code: str) -> int:
     and finished; returns how many rooms the sweep found a move could be due in."""
     bots.room_check(code)
     checked = bots.sweep()
-    assert background().wait_idle(20)
+    assert runtime().background().wait_idle(20)
     return checked
 
 
@@ -166,7 +166,7 @@ def until_idle(code: str, timeout: float = 10) -> None:
 def sweep_once() -> None:
     """`manage.py lobby_sweep --once`, in a process with no timer of its own pending, as the
     command's own process (it waits for what its round schedules)."""
-    background().cancel_timers()
+    runtime().background().cancel_timers()
     call_command("lobby_sweep", "--once", stdout=io.StringIO())
 
 
@@ -185,13 +185,13 @@ async def test_rooms_idle_for_the_set_time_are_deleted_with_their_logs_by_the_pe
     await until_idle(played)
     before = await room_rows(played)
     assert before["matches"] == 1 and before["actions"] > 0
-    assert state_cache.client().exists(state_cache.key(played, number))
+    assert runtime().redis().exists(state_cache.key(played, number))
     fresh, _ = await room_setup_async("draw", 2, {}, humans=1, ai="easy")
 
     await sweep_once()
     # Idle: gone with its seats, match and action log, and its cached state.
     assert await room_rows(played) == {"rooms": 0, "seats": 0, "matches": 0, "actions": 0}
-    assert not state_cache.client().exists(state_cache.key(played, number))
+    assert not runtime().redis().exists(state_cache.key(played, number))
     # A room a player is connected to, and a new room, stay.
     assert (await room_rows(watched))["rooms"] == 1
     assert (await room_rows(fresh))["rooms"] == 1

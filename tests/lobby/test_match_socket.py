@@ -203,7 +203,7 @@ async def test_the_room_frames_of_a_start_a_match_end_and_a_rematch_show_the_roo
 
 
 async def test_a_socket_is_never_sent_a_room_frame_older_than_one_it_has():
-    from lobby.hub import hub
+    from lobby.runtime import runtime
 
     code, tokens = await room_setup_async("draw", 2, {}, humans=1, ai="easy")
     host = Table(code, tokens[0])
@@ -211,7 +211,7 @@ async def test_a_socket_is_never_sent_a_room_frame_older_than_one_it_has():
     room = (await host.until("room"))["room"]
 
     async def delivered(revision: int) -> list[int]:
-        await hub().deliver({"type": "lobby.room", "code": code, "room": {**room, "revision": revision}})
+        await runtime().hub().deliver({"type": "lobby.room", "code": code, "room": {**room, "revision": revision}})
         return [frame["room"]["revision"] for frame in await host.quiet() if frame["type"] == "room"]
 
     # A frame read before a change and published after that change's own frame.

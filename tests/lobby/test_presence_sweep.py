@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from lobby import bots, presence, services
+from lobby import bots, services
 from lobby.models import Seat
+from lobby.runtime import runtime
 from tests.lobby.helpers import Table, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,9 +38,9 @@ async def test_a_socket_of_this_process_whose_close_was_never_recorded_is_closed
     assert (await watcher.open())[0]
     # Seat 1's socket was this process's, and went without its close reaching the database.
     channel = "conn.lost-socket"
-    presence.presence_add(channel)
+    runtime().presence.add(channel)
     await database_sync_to_async(services.connection_open)(code, tokens[1], channel)
-    presence.presence_remove(channel)
+    runtime().presence.remove(channel)
     await room_frame_where(watcher, lambda room: room["seats"][1]["connected"] is True)
     assert await database_sync_to_async(bots.sockets_reconcile)() == 1
     room = await room_frame_where(watcher, lambda room: room["seats"][1]["connected"] is False)

@@ -1,4 +1,4 @@
-"""The publisher of room events (`lobby.realtime.Publisher`) against the installed channels_redis.
+"""The publisher of room events (`lobby.publisher.Publisher`) against the installed channels_redis.
 
 It publishes from the committing thread on the channel the pub/sub layer's `group_send`
 uses, so a subscriber made through the layer's public API must receive each event exactly
@@ -22,7 +22,7 @@ from django.conf import settings as django_settings
 
 from lobby.embedded_redis import ensure_running
 from lobby.hub import room_group
-from lobby.realtime import Publisher
+from lobby.publisher import Publisher
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ async def test_one_host_gets_each_event_once(settings: Any) -> None:
     settings.CHANNEL_LAYERS = layer_config(copy.deepcopy(django_settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]))
     config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     layer = RedisPubSubChannelLayer(**config)
-    await received_once(layer, Publisher(), [f"one{n}" for n in range(3)])
+    await received_once(layer, Publisher(layer), [f"one{n}" for n in range(3)])
 
 
 async def test_each_event_reaches_the_host_the_layer_chose_for_its_group_once(settings: Any, second_redis: str) -> None:
@@ -69,4 +69,4 @@ async def test_each_event_reaches_the_host_the_layer_chose_for_its_group_once(se
     settings.CHANNEL_LAYERS = layer_config(hosts)
     layer = RedisPubSubChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
     # Enough groups that both hosts hold some, whatever hash the layer uses.
-    await received_once(layer, Publisher(), [f"two{n}" for n in range(12)])
+    await received_once(layer, Publisher(layer), [f"two{n}" for n in range(12)])

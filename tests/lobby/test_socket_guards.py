@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 
 from lobby import selectors, state_cache
 from lobby.models import ActionRecord, Match
+from lobby.runtime import runtime
 from tests.lobby.helpers import Table, match_start_async, room_setup_async, states_replayed, verify_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -188,11 +189,11 @@ async def test_the_state_rebuilds_from_the_log_when_the_cache_is_flushed_mid_mat
     code, seats, spectator = await two_player_table()
     for round_ in range(8):
         if round_ in (3, 6):
-            state_cache.forget(code, 0)
+            runtime().states.forget(code, 0)
         if round_ == 5:
             # A stale entry (wrong version) is never used.
-            state_cache.client().hset(state_cache.key(code, 0), mapping={"v": 999, "s": "{}"})
-            state_cache.forget_local()
+            runtime().redis().hset(state_cache.key(code, 0), mapping={"v": 999, "s": "{}"})
+            runtime().states.forget_local()
         mover, _waiter, state = to_move(seats)
         await mover.send({"type": "action", "id": f"m{round_}", "action": state["view"]["legal"][0]})
         assert (await mover.until("ack"))["version"] == state["version"] + 1

@@ -7,8 +7,8 @@ import pytest
 
 from games.engine import get_rules
 from lobby import selectors, services, state_cache
-from lobby.background import background
 from lobby.models import Match
+from lobby.runtime import runtime
 from tests.lobby.helpers import match_start, room_setup
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,10 +25,10 @@ def test_an_older_cache_entry_is_brought_up_to_date_from_the_log() -> None:
         services.action_submit(code, seat, rules.legal_actions(state)[0])
     flushed()
     match = Match.objects.get(room__code=code)
-    stored = state_cache.dump_get(code, match.number, match.version)
+    stored = runtime().states.dump_get(code, match.number, match.version)
     assert stored is not None
     assert stored[0] == state_cache.DUMP_EVERY < match.version
-    state_cache.forget_local()
+    runtime().states.forget_local()
     assert rules.dump(selectors.match_state(match)) == rules.dump(selectors.match_replay(match))
 
 
@@ -37,16 +37,16 @@ def test_an_entry_newer_than_the_stored_match_is_never_used() -> None:
     match_start(code, tokens[0])
     flushed()
     match = Match.objects.get(room__code=code)
-    state_cache.client().hset(state_cache.key(code, match.number), mapping={"v": 999, "s": "{}"})
-    state_cache.forget_local()
-    assert state_cache.dump_get(code, match.number, match.version) is None
+    runtime().redis().hset(state_cache.key(code, match.number), mapping={"v": 999, "s": "{}"})
+    runtime().states.forget_local()
+    assert runtime().states.dump_get(code, match.number, match.version) is None
     assert rules_dump(match) == get_rules("draw").dump(selectors.match_replay(match))
 
 
 def flushed() -> None:
     """Every cache write of this process done (the grace timers of the absent players dropped)."""
-    background().cancel_timers()
-    assert background().wait_idle(10)
+    runtime().background().cancel_timers()
+    assert runtime().background().wait_idle(10)
 
 
 def rules_dump(match: Match) -> dict[str, object]:

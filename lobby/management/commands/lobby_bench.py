@@ -17,9 +17,9 @@ import msgpack
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine import get_rules
-from lobby import protocol, realtime, selectors, services, state_cache
-from lobby.background import background
+from lobby import protocol, realtime, selectors, services
 from lobby.models import Room
+from lobby.runtime import runtime
 
 
 def _fanout_costs(code: str, players: int, rounds: int = 200) -> dict[str, float]:
@@ -43,11 +43,11 @@ def _fanout_costs(code: str, players: int, rounds: int = 200) -> dict[str, float
         }
         msgpack.packb({"type": "lobby.views", "code": code, "version": match.version, "frames": frames})
     views_ms = (time.perf_counter() - t0) / rounds * 1000
-    state_cache.dump_put(code, match.number, match.version, rules.dump(state))
+    runtime().states.dump_put(code, match.number, match.version, rules.dump(state))
     t0 = time.perf_counter()
     for _ in range(rounds):
         for seat in seats:
-            found = state_cache.dump_get(code, match.number, match.version)
+            found = runtime().states.dump_get(code, match.number, match.version)
             assert found is not None
             rules.view(rules.load(found[1]), seat)
     notice_ms = (time.perf_counter() - t0) / rounds * 1000
@@ -92,8 +92,8 @@ class Command(BaseCommand):
                 to_move = match.to_move
         elapsed = time.perf_counter() - started
         fanout = _fanout_costs(codes[-1], opts["players"])
-        background().cancel_timers()
-        background().wait_idle(30)
+        runtime().background().cancel_timers()
+        runtime().background().wait_idle(30)
         Room.objects.filter(code__in=codes).delete()
         latencies.sort()
         self.stdout.write(

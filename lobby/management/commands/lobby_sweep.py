@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from lobby import bots
-from lobby.background import background
+from lobby.runtime import runtime
 
 
 class Command(BaseCommand):
@@ -39,7 +39,7 @@ class Command(BaseCommand):
             if alive is not None:
                 alive.touch()
             if opts["once"]:
-                background().wait_idle(60)
+                runtime().background().wait_idle(60)
                 self.stdout.write("swept once")
                 return
             time.sleep(max(settings.LOBBY_SWEEP_SECONDS, 1.0))
