@@ -163,3 +163,29 @@ def test_each_table_draws_its_replay_on_a_phone(phone: Page, daphne_url: str, ga
     expect(phone.locator("#hand-end")).to_be_visible()
     expect(phone.locator("#fair")).to_have_attribute("data-ok", "true")
     fits_the_phone(phone, f"replay-{game}-end-390x844")
+
+
+def test_a_hint_at_the_table_then_hards_review_in_the_replay_on_a_phone(phone: Page, daphne_url: str) -> None:
+    """With the room's hints on, the Hint button at Ann's turn outlines Hard's tile and says
+    why; once the hand is over the replay marks her moves where Hard would have played
+    otherwise, and the page still fits the phone."""
+    from tests.e2e.driver import my_turn
+
+    code = create_room(phone, daphne_url, "draw", "Ann", players=2, options={"hints": "true", "target": "1"})
+    add_ai(phone, 1, "easy")
+    start(phone)
+    play_until([phone], lambda: my_turn(phone))
+    expect(phone.locator("#hint-button")).to_be_visible()
+    phone.click("#hint-button")
+    expect(phone.locator("#hint-why")).to_contain_text(re.compile(r"\w"))
+    expect(phone.locator("#hand .hinted")).to_have_count(1)
+    screenshot(phone, "hint-phone", full_page=False)
+    play_until([phone], lambda: view(phone).get("match_over") is True)
+    phone.goto(f"{daphne_url}/r/{code}/replay/0")
+    phone.wait_for_function(READY)
+    expect(phone.locator("#review-status")).to_contain_text(re.compile("marked|same way"), timeout=60_000)
+    marked = phone.locator("#moves button.reviewed")
+    if marked.count():
+        marked.first.click()
+        expect(phone.locator("#review-note")).to_contain_text("Hard would have played")
+    fits_the_phone(phone, "replay-review")

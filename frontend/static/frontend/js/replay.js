@@ -5,6 +5,7 @@
 // module, as at the table, for a spectator who sees every hand.
 
 import { verifyHand } from "./shuffle.js";
+import { roomSeat } from "./store.js";
 import { tileSVG } from "./tiles.js";
 import * as common from "./table/common.js";
 import * as line from "./table/line.js";
@@ -29,6 +30,8 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const ctx = {
   code, room: null, seat: null, view: null, history: { dealt: {}, hands: {} },
   record: null, data: null, hand: 0, move: 0, fair: {}, ready: false,
+  /** The seat reviewed and its review: `{hand: {move: item}}` by the hand's action index. */
+  review: { seat: null, items: null },
 };
 window.replay = ctx; // for the console and for tests
 
@@ -106,6 +109,88 @@ async function start() {
   $("hand-select").replaceChildren(...record.hands.map((_, i) => h("option", { value: i, text: `${i + 1} of ${record.hands.length}` })));
   const want = wanted();
   await showHand(clamp(want.hand, 0, record.hands.length - 1), want.move);
+  startReview();
+}
+
+/** The review panel: this device's own seat first (its token may read it during the match),
+ * any seat once the match is over. */
+function startReview() {
+  const own = roomSeat(code);
+  const seats = ctx.record.seats.map((s, seat) => seat);
+  const first = own?.seat !== undefined && own.seat !== null && own.seat < seats.length ? own.seat : 0;
+  $("review-seat").replaceChildren(...seats.map((seat) => h("option", { value: seat, text: seatName(ctx, seat) })));
+  $("review-seat").value = String(first);
+  $("review-seat").addEventListener("change", () => loadReview(Number($("review-seat").value)));
+  loadReview(first);
+}
+
+let reviewTimer = null;
+
+/** Fetch seat `seat`'s review; while the server is still working it out (202), ask again. */
+async function loadReview(seat) {
+  clearTimeout(reviewTimer);
+  ctx.review = { seat, items: null };
+  const own = roomSeat(code);
+  const headers = { Accept: "application/json" };
+  if (own?.token && own.seat === seat) headers.Authorization = `Bearer ${own.token}`;
+  $("review-status").textContent = "Asking the Hard AI…";
+  let response;
+  try {
+    response = await fetch(`/api/rooms/${code}/matches/${number}/review/?seat=${seat}`, { headers });
+  } catch {
+    $("review-status").textContent = "The server cannot be reached for the review.";
+    return;
+  }
+  if (ctx.review.seat !== seat) return;
+  if (response.status === 202) {
+    $("review-status").textContent = "The Hard AI is going through these moves: the marks appear in a moment.";
+    reviewTimer = setTimeout(() => loadReview(seat), 3000);
+    return;
+  }
+  if (!response.ok) {
+    $("review-status").textContent = response.status === 401 || response.status === 403
+      ? "Another player's review opens once the match is over." : "No review of these moves.";
+    refreshMarks();
+    return;
+  }
+  const byHand = {};
+  for (const item of await response.json()) (byHand[item.hand] ||= {})[item.move] = item;
+  ctx.review = { seat, items: byHand };
+  const marks = Object.values(byHand).flatMap((m) => Object.values(m)).filter(worthMarking).length;
+  $("review-status").textContent = marks
+    ? `${marks} move${marks === 1 ? "" : "s"} of ${seatName(ctx, seat)} marked with ◆ where Hard would have played differently.`
+    : `Hard would have played every move of ${seatName(ctx, seat)} about the same way.`;
+  refreshMarks();
+}
+
+function refreshMarks() {
+  if (!ctx.data) return;
+  renderMoves();
+  goTo(ctx.move, false);
+}
+
+/** A review item worth a mark: Hard chose otherwise and by a margin it can tell. */
+function worthMarking(item) {
+  return item.loss >= (item.unit === "marks" ? 0.05 : 0.5);
+}
+
+/** The review of the move into position `i` (the hand's action i - 1), if it is marked. */
+function reviewAt(i) {
+  const item = i > 0 ? ctx.review.items?.[ctx.hand]?.[i - 1] : null;
+  return item && worthMarking(item) ? item : null;
+}
+
+function actionWords(action) {
+  if (action.type === "play") return `${Math.min(...action.tile)}|${Math.max(...action.tile)}`;
+  if (action.type === "bid") return `a bid of ${action.value}`;
+  if (action.type === "trump") return `${action.suit} as trumps`;
+  return action.type.replace("_", " ");
+}
+
+function reviewWords(item) {
+  const amount = item.unit === "marks" ? item.loss.toFixed(1) : String(Math.round(item.loss));
+  const unit = amount === "1" ? item.unit.replace(/s$/, "") : item.unit;
+  return `Hard would have played ${actionWords(item.best)} here: about ${amount} ${unit} better. ${item.why}`;
 }
 
 async function showHand(hand, move = 0) {
@@ -191,6 +276,9 @@ function goTo(i, scroll = true) {
   const status = move === 0 ? `The deal of hand ${ctx.hand + 1}.${next}`
     : `Move ${move} of ${total}: ${moveWords(move)}.${move === total ? " The hand is over." : next}`;
   $("status").textContent = status;
+  const reviewed = reviewAt(move);
+  $("review-note").hidden = !reviewed;
+  $("review-note").textContent = reviewed ? reviewWords(reviewed) : "";
   $("scores").textContent = `Match score: ${(view.scores || []).map((s, side) => `${sideName(ctx, side)} ${s}`).join(" · ")}`;
   renderHands(view);
   renderEnd(table, move === total);
@@ -240,9 +328,13 @@ function renderHands(view) {
 
 /** The move list: the deal, then one button per move. */
 function renderMoves() {
-  $("moves").replaceChildren(...ctx.data.positions.map((_, i) => h("li", {},
-    h("button", { type: "button", "data-move": i, onclick: () => { stop(); goTo(i); },
-      text: i === 0 ? "The deal" : `${i}. ${moveWords(i)}` }))));
+  $("moves").replaceChildren(...ctx.data.positions.map((_, i) => {
+    const reviewed = reviewAt(i);
+    return h("li", {}, h("button", { type: "button", "data-move": i, class: reviewed ? "reviewed" : "",
+      "aria-label": reviewed ? `${i}. ${moveWords(i)}: Hard would have played ${actionWords(reviewed.best)}` : null,
+      onclick: () => { stop(); goTo(i); },
+      text: `${i === 0 ? "The deal" : `${i}. ${moveWords(i)}`}${reviewed ? " ◆" : ""}` }));
+  }));
 }
 
 /** At the last position: who won the hand, its points, and the match after it. */
