@@ -24,6 +24,7 @@ from games.engine import get_rules
 from games.options import table_options
 from lobby import selectors
 from lobby.errors import HintsOffError, NotYourTurnError
+from lobby.runtime import runtime
 
 #: The seed of every hint: a hint depends on the view alone.
 HINT_SEED = b"dominoes hint"
@@ -91,24 +92,6 @@ def hint_view(code: str, seat: int) -> Asked:
     return Asked((room.code, match.number, version, seat), match.game, view, names)
 
 
-_hints: Hints | None = None
-_lock = threading.Lock()
-
-
 def hints() -> Hints:
-    """The process's hint thread, started on the first hint."""
-    global _hints
-    if _hints is None:
-        with _lock:
-            if _hints is None:
-                _hints = Hints()
-    return _hints
-
-
-def hints_shutdown() -> None:
-    """End the hint thread; the next hint starts a new one (tests)."""
-    global _hints
-    with _lock:
-        if _hints is not None:
-            _hints.shutdown()
-            _hints = None
+    """The process's hint thread, a part of its runtime started on the first hint."""
+    return runtime().part(Hints)

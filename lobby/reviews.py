@@ -26,6 +26,7 @@ from games.ai.advice import HandToReview, review_hand
 from lobby import match_records, selectors
 from lobby.errors import RoomNotFoundError, UnauthorizedError
 from lobby.models import Match, Review
+from lobby.runtime import runtime
 from lobby.services import events
 
 logger = logging.getLogger(__name__)
@@ -156,24 +157,6 @@ def receivers_connect() -> None:
     events.match_moved.connect(_on_match_moved, dispatch_uid="lobby-reviews-match-moved")
 
 
-_reviews: Reviews | None = None
-_lock = threading.Lock()
-
-
 def reviews() -> Reviews:
-    """The process's review queue, started on first use."""
-    global _reviews
-    if _reviews is None:
-        with _lock:
-            if _reviews is None:
-                _reviews = Reviews()
-    return _reviews
-
-
-def reviews_shutdown() -> None:
-    """End the review thread and worker; the next use starts new ones (tests)."""
-    global _reviews
-    with _lock:
-        if _reviews is not None:
-            _reviews.shutdown()
-            _reviews = None
+    """The process's review queue, a part of its runtime started on first use."""
+    return runtime().part(Reviews)

@@ -3,12 +3,12 @@
 A process holds more than its sockets: the database threads, the background loop and
 workers, the Redis client, the channel layer, the room hub of its event loop, the
 publisher, the throttle counters' cache, the state memo, the sockets it vouches for, the
-claims under the caps, the flood penalties, the AI moves it has scheduled and the sweep
-thread. Each was a module-level singleton with a lock of its own; here they are the
-attributes of one `Runtime`, made when the app is ready (`LobbyConfig.ready`) and reached
-one way, `runtime()`. So one page says what a process holds, one call (`forget`) empties
-its caches and one (`shutdown`) ends its threads; a test can put a fresh one in place
-(`runtime_replace`).
+claims under the caps, the flood penalties, the AI moves it has scheduled, the sweep
+thread, the hint thread and the review queue. Each was a module-level singleton with a
+lock of its own; here they are the attributes (or the `part`s) of one `Runtime`, made when
+the app is ready (`LobbyConfig.ready`) and reached one way, `runtime()`. So one page says
+what a process holds, one call (`forget`) empties its caches and one (`shutdown`) ends its
+threads; a test can put a fresh one in place (`runtime_replace`).
 
 What costs a thread, a connection or a Redis round trip is made on first use, under the
 runtime's one lock: a `migrate` or a `collectstatic` makes the runtime and starts nothing.
@@ -22,7 +22,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 import redis
 from channels.layers import get_channel_layer
@@ -39,6 +39,16 @@ from lobby.socket_caps import FloodPenalties, SocketCaps
 from lobby.state_cache import StateCache
 
 Loop = asyncio.AbstractEventLoop
+
+
+class Part(Protocol):
+    """Process state that a module above the runtime in the import graph defines (the hint
+    thread, the review queue): made by its class with no argument, ended by `shutdown()`."""
+
+    def shutdown(self) -> None: ...
+
+
+P = TypeVar("P", bound=Part)
 
 
 class Once:
@@ -92,6 +102,7 @@ class Runtime:
         self._expired_at: float | None = None
         self._hubs: weakref.WeakKeyDictionary[Loop, RoomHub] = weakref.WeakKeyDictionary()
         self._gates: weakref.WeakKeyDictionary[Loop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+        self._parts: dict[type[Any], Part] = {}
 
     def db_threads(self) -> DatabaseThreads:
         """The threads that run the sockets' database calls (`lobby/db_threads.py`)."""
@@ -155,6 +166,19 @@ class Runtime:
                     self._counters = caches.create_connection("default")
         return self._counters
 
+    def part(self, kind: type[P]) -> P:
+        """The process's one `kind` (`lobby/hints.py`'s `Hints`, `lobby/reviews.py`'s
+        `Reviews`), made on first use: those modules import the services and selectors,
+        which import the runtime, so the runtime holds them by their class instead of
+        importing them."""
+        found = self._parts.get(kind)
+        if found is None:
+            with self._lock:
+                found = self._parts.get(kind)
+                if found is None:
+                    found = self._parts[kind] = kind()
+        return cast(P, found)
+
     def hub(self) -> RoomHub:
         """The room hub of the running event loop (`lobby/hub.py`); only that loop uses it."""
         loop = asyncio.get_running_loop()
@@ -215,6 +239,9 @@ class Runtime:
             db_threads, self._db_threads = self._db_threads, None
             publisher, self._publisher = self._publisher, None
             client, self._redis = self._redis, None
+            parts, self._parts = list(self._parts.values()), {}
+        for part in parts:
+            part.shutdown()
         if background is not None:
             background.shutdown()
         if db_threads is not None:
