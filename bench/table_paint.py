@@ -252,7 +252,10 @@ def main() -> None:
         code, token = set_up_room(base)
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(
-            viewport={"width": PHONE_WIDTH, "height": PHONE_HEIGHT}, is_mobile=True, has_touch=True
+            viewport={"width": PHONE_WIDTH, "height": PHONE_HEIGHT}, is_mobile=True, has_touch=True,
+            # No service worker: it would answer the static files from its cache, past the
+            # routes that serve another checkout's files with --against.
+            service_workers="block",
         )
         seat = json.dumps({"token": token, "seat": 0})
         context.add_init_script(f"localStorage.setItem('dominoes.room.{code}', {json.dumps(seat)})")

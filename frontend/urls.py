@@ -1,13 +1,17 @@
 """Routes of the pages: `/`, the room link `/r/<code>` (any letter case), a match's replay
 `/r/<code>/replay/<n>`, the table screen
-`/r/<code>/tv`, and the score sheets."""
+`/r/<code>/tv`, the score sheets, and the installable app's manifest, service worker and
+offline page (frontend/app_shell.py)."""
 
 from django.urls import URLPattern, URLResolver, path, re_path
 
-from frontend import views
+from frontend import app_shell, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", app_shell.manifest, name="manifest"),
+    path("sw.js", app_shell.service_worker, name="service-worker"),
+    path("offline/", app_shell.offline, name="offline"),
     path("r/<room:code>", views.room, name="room"),
     path("r/<room:code>/", views.room),
     path("r/<room:code>/tv", views.tv, name="tv"),

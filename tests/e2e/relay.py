@@ -11,7 +11,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 
 class Relay:
@@ -57,19 +57,15 @@ class Relay:
         finally:
             # One side closed: close the other, as a real connection's end would.
             for s in (src, dst):
-                try:
+                with suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self.stopped.set()
         with self.lock:
             for s in self.sockets:
-                try:
+                with suppress(OSError):
                     s.close()
-                except OSError:
-                    pass
 
 
 @contextmanager

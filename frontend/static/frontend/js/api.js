@@ -7,7 +7,9 @@ async function call(method, url, body, token) {
   try {
     response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new Error("The server cannot be reached. Check the connection and try again.");
+    const err = new Error("The server cannot be reached. Check the connection and try again.");
+    err.offline = true; // the page's connection line already says it is reconnecting
+    throw err;
   }
   let data = null;
   try {

@@ -92,7 +92,7 @@ async function refreshRoom() {
     acceptRoom(room);
   } catch (err) {
     if (err.status === 404) noSuchRoom();
-    else showError(err.message);
+    else if (!err.offline) showError(err.message);
   }
 }
 
