@@ -1,6 +1,6 @@
-// Chicken Foot: the lead double with its four arms, and under each double that closed an arm
-// its foot of three toes. Toes that must be filled before anything else are framed and say
-// "fill this toe".
+// Chicken Foot: the lead double with its four arms (six with the opening_arms house rule), and
+// under each double that closed an arm its foot of three toes. Toes that must be filled before
+// anything else are framed and say "fill this toe".
 
 import { tileLabel, tileSVG } from "../tiles.js";
 import { markTiles, showTargets, syncRows, zoomRows } from "./branch.js";

@@ -117,6 +117,9 @@ export function statusWhy(ctx) {
   if (legal.some((a) => a.type === "end_turn") && phase.first_turn) {
     return "Your opening turn: keep laying tiles on your train, or end the turn.";
   }
+  if (legal.some((a) => a.type === "draw") && phase.drawn) {
+    return "The tile you drew does not fit either: draw again (this table draws until a tile fits).";
+  }
   if (legal.some((a) => a.type === "draw")) return "Nothing of yours fits an open train: draw a tile.";
   if (legal.some((a) => a.type === "pass")) return "You cannot play: pass and put out your marker.";
   if (phase.must_play_again) return "You played a double: play one more tile.";
