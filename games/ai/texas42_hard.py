@@ -219,10 +219,15 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
 
 
 def supported(view: View) -> bool:
-    """Whether these searches cover the room: nello (a three-seat hand) and a hand of sevens
-    (no suits) are left to the generic search on the engine. A plunge or splash is a plain
-    hand for them: its bidder's partner names trumps and leads, as the view says."""
-    return not (view.get("options") or {}).get("nello") and view.get("trump") != "sevens"
+    """Whether these searches cover the decision. A nello hand (three seats) and a hand of
+    sevens (no suits) are left to the generic search on the engine, and so is naming trumps
+    where nello or sevens may be named, so that Hard may still choose them. Everything else,
+    the bidding of such rooms and a plunge or splash included (the bidder's partner names
+    trumps and leads, as the view says), is searched here."""
+    if view.get("trump") in ("nello", "sevens"):
+        return False
+    naming = view.get("phase") == "trump"
+    return not (naming and any(a.get("suit") in ("nello", "sevens") for a in view.get("legal") or ()))
 
 
 def decide(view: View, legal: list[Action], rng: random.Random, budget: int = BUDGET) -> Scored | None:
