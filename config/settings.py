@@ -265,6 +265,9 @@ LOBBY_SYNC_BURST = int(os.environ.get("LOBBY_SYNC_BURST", "3"))
 # A socket refused for its rate more often than this (a second, and in a burst) is closed.
 LOBBY_FLOOD_RATE = 1.0
 LOBBY_FLOOD_BURST = 30
+# Each hand's review is worked out as the hand ends (`lobby/reviews.py`); off, a review is
+# worked out when first asked for (the lobby tests turn it off: no search runs behind them).
+LOBBY_REVIEW_AFTER_HAND = True
 # Open sockets per client address and spectators per room, across every process
 # (`lobby/socket_caps.py`).
 LOBBY_ADDRESS_CONNECTIONS = int(os.environ.get("LOBBY_ADDRESS_CONNECTIONS", "50"))

@@ -20,6 +20,7 @@ import threading
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connections
 
 from games.ai.advice import HandToReview, review_hand
@@ -137,7 +138,7 @@ def review_get(code: str, number: int, seat: int, token: str | None) -> list[dic
 
 def _on_match_moved(sender: object, *, match: Match, hands: int | None = None, **_: Any) -> None:
     """A move that ends a hand queues that hand's review for every human seat."""
-    if hands is None:
+    if hands is None or not settings.LOBBY_REVIEW_AFTER_HAND:
         return
     queue = reviews()
     seen = queue.seen.pop(match.pk, None)

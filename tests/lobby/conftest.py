@@ -33,6 +33,7 @@ def lobby_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     settings.AI_MOVE_DELAY = 0
     settings.LOBBY_SWEEP_SECONDS = 0
+    settings.LOBBY_REVIEW_AFTER_HAND = False
     settings.LOBBY_MESSAGE_RATE = 1000
     settings.LOBBY_REDIS_PREFIX = prefix
     settings.LOBBY_THROTTLE_RATES = {"room_create": "100000/minute", "seat_join": "100000/minute"}

@@ -42,7 +42,8 @@ async def play_out(tables: list[Table], rng: random.Random) -> None:
             await table.quiet(0.05)
 
 
-async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_choice() -> None:
+async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_choice(settings: Any) -> None:
+    settings.LOBBY_REVIEW_AFTER_HAND = True  # the hand's end queues its review, as in production
     code, tokens = await room_setup_async("block", 2, {"target": 1}, 2)
     tables = [Table(code, token) for token in tokens]
     for table in tables:
