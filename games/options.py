@@ -24,8 +24,8 @@ __all__ = ["TABLE_OPTIONS", "Option", "OptionError", "combinations", "describe",
 #: the server reads them, and the engine is never given them (`engine_options`), so a match's
 #: options and its record hold the rules alone.
 TABLE_OPTIONS: tuple[Option, ...] = (
-    Option("hints", False, choices=(False, True), label="Hints: a Hint button shows what the Hard AI would play",
-           choice_labels=("Off", "On"),
+    Option("hints", False, choices=(False, True),
+           label="Hints: a Hint button shows what the Hard AI would play", choice_labels=("Off", "On"),
            help="the seat to move may ask for the Hard AI's move and why (for learning)"),
 )
 _TABLE_NAMES = frozenset(opt.name for opt in TABLE_OPTIONS)

@@ -163,6 +163,6 @@ def test_review_loss_is_zero_for_hards_move_and_hards_estimate_otherwise() -> No
     other = next(a for a in view["legal"] if normalise_action(a) != normalise_action(advice.action))
     worse = review(rules, view, other, seed=SEED)
     assert worse.best == advice.action and worse.loss >= 0 and worse.unit == "points"
-    searched = dict((repr(normalise_action(a)), v) for a, v in advice.estimates)
+    searched = {repr(normalise_action(a)): v for a, v in advice.estimates}
     if repr(normalise_action(other)) in searched:
         assert worse.loss == round(max(0.0, advice.value - searched[repr(normalise_action(other))]), 2)
