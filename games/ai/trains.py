@@ -69,7 +69,8 @@ class TrainsKit:
         ends = {str(e["id"]): e for e in view.get("ends") or ()}
         marked = bool((ends.get(f"train:{me}") or {}).get("marker"))
         opening = bool((view.get("turn_phase") or {}).get("first_turn"))
-        return action_scores(me, hand, chain, marked=marked, opening=opening, legal=legal)
+        blank = int((view.get("options") or {}).get("double_blank") or 0)
+        return action_scores(me, hand, chain, marked=marked, opening=opening, legal=legal, blank=blank)
 
     def rollout(self, rules: Rules[object], state: object, legal: list[Action], rng: random.Random) -> Action:
         """Heaviest tile first, doubles a little earlier, one time in ten at random."""

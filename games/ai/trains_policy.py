@@ -90,8 +90,13 @@ def action_scores(
     marked: bool,
     opening: bool,
     legal: Sequence[Action],
+    blank: int = 0,
 ) -> list[float]:
-    """Medium's score of each action: shed pips along the planned train, answer doubles."""
+    """Medium's score of each action: shed pips along the planned train, answer doubles.
+
+    A tile weighs what it would cost in hand at the end of the round: its pips, except the
+    double-blank, which weighs the room's `double_blank` (a 50-point 0-0 is shed first, not
+    kept as the lightest tile)."""
     mine = f"train:{me}"
     planned = set(chain)
     head = chain[0] if chain else None
@@ -106,7 +111,7 @@ def action_scores(
             out.append((-50.0 if on_plan else 50.0) if action["type"] == "end_turn" else -100.0)
             continue
         end = action.get("end")
-        score = float(tile.pips)
+        score = float(blank if tile.low == tile.high == 0 else tile.pips)
         if end == mine:
             score += 8.0 if tile == head else 2.0
             if marked:
@@ -178,7 +183,8 @@ def state_action(state: TrainsState, legal: list[Action], planner: Planner) -> A
     hand = state.hands[seat]
     chain = planner.chain(seat, state.line_ends[seat], hand)
     opening = not state.opened[seat] and not (state.open_doubles and not state.owed)
-    scores = action_scores(seat, hand, chain, marked=state.markers[seat], opening=opening, legal=legal)
+    scores = action_scores(seat, hand, chain, marked=state.markers[seat], opening=opening, legal=legal,
+                           blank=state.double_blank)
     best = 0
     for i in range(1, len(scores)):
         if scores[i] > scores[best]:

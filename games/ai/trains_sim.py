@@ -219,7 +219,7 @@ def medium_move(sim: TrainSim, legal: list[Move], planner: Planner) -> Move:
         if tile is None:
             score = (-50.0 if on_plan else 50.0) if line == END_TURN[1] else -100.0
         else:
-            score = float(tile.low + tile.high)
+            score = float(sim.blank if tile.low == tile.high == 0 else tile.low + tile.high)
             if line == seat:
                 score += 8.0 if tile == head else 2.0
                 if marked:

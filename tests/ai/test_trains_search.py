@@ -124,3 +124,29 @@ def test_the_copys_playouts_are_the_engines() -> None:
                     assert sim_playout(sim.copy(), move_of(action, players), horizon) == expected
                     checked += 1
     assert checked > 300
+
+
+def test_medium_sheds_the_double_blank_first_when_the_room_prices_it() -> None:
+    """A 0-0 weighs the room's `double_blank`: at 0 Medium keeps laying its planned train, at
+    25 or 50 it sheds the 0-0 on the Mexican train (the view's scorer and the playouts' agree)."""
+    from dataclasses import replace
+
+    from games.ai.trains_sim import TrainSim, medium_move, move_of
+    from games.core.tiles import make_tile
+
+    rules = rules_or_skip("mexican_train")
+    hand = tuple(make_tile(a, b) for a, b in ((0, 0), (0, 2), (3, 4), (9, 8)))
+    for blank, expected in ((0, [3, 4]), (25, [0, 0]), (50, [0, 0])):
+        state = rules.new_match(players=3, options={"double_blank": blank}, seed=b"blank")
+        state = replace(
+            state, hands=(hand, state.hands[1], state.hands[2]),
+            lines=((make_tile(12, 3),), (), (), (make_tile(12, 0),)), line_ends=(3, 12, 12, 0),
+            opened=(True, True, True), turn=0, log=(),
+        )
+        view = rules.view(state, 0)
+        action = make_bot("mexican_train", "medium", seed=b"m").choose(view)
+        assert action["tile"] == expected
+        legal = rules.legal_actions(state)
+        assert state_action(state, legal, Planner()) == action
+        sim = TrainSim(state)
+        assert medium_move(sim, sim.legal(), Planner()) == move_of(action, 3)
