@@ -51,3 +51,15 @@ def test_sevens_is_said_in_words(page, static_url) -> None:
     assert "Trumps: sevens (closest to seven pips wins)" in shown["board"]
     assert "closest takes the trick" in shown["board"]
     assert shown["why"].startswith("Sevens: play your tile closest to seven pips")
+
+
+def test_the_room_form_offers_nellos_choices_only_with_nello_on(page, daphne_url) -> None:
+    page.goto(f"{daphne_url}/")
+    page.check("input[name=game][value=texas42]")
+    assert page.locator("#opt-forced_bid").is_visible() and page.locator("#opt-all_pass").count() == 0
+    assert not page.locator("#opt-nello_doubles").is_visible()
+    page.select_option("#opt-nello", "true")
+    assert page.locator("#opt-nello_doubles").is_visible() and page.locator("#opt-nello_min_marks").is_visible()
+    page.select_option("#opt-nello_doubles", '"own_suit"')
+    page.select_option("#opt-nello", "false")
+    assert not page.locator("#opt-nello_doubles").is_visible()

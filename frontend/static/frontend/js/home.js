@@ -65,6 +65,16 @@ function renderOptions() {
       field.value = value;
     }
   }
+  showRefinements();
+}
+
+/** Hide (and leave out) an option that refines another while that one is off. */
+function showRefinements() {
+  for (const field of list.querySelectorAll("[data-requires]")) {
+    const on = list.querySelector(`[data-option="${field.dataset.requires}"]`)?.value === "true";
+    field.disabled = !on;
+    field.closest(".option").hidden = !on;
+  }
 }
 
 function collectOptions() {
@@ -73,6 +83,7 @@ function collectOptions() {
   if (g.sets.length > 1 && Number(setSelect.value) !== g.default_set) options.set = Number(setSelect.value);
   for (const field of list.querySelectorAll("[data-option]")) {
     const opt = g.options.find((o) => o.name === field.dataset.option);
+    if (field.disabled) continue;
     if (opt.kind === "integer") {
       // An integer as typed; the server says what is out of range, naming the option.
       if (field.value.trim() !== "") options[opt.name] = Number(field.value);
@@ -87,6 +98,7 @@ function collectOptions() {
 form.elements.name.value = me.name || "";
 if (me.prefs.game && games.some((g) => g.name === me.prefs.game)) form.elements.game.value = me.prefs.game;
 form.addEventListener("change", (e) => {
+  if (e.target.dataset?.option) showRefinements();
   if (e.target.name === "game") render();
   else if (e.target === players) {
     renderSets();

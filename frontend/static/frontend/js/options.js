@@ -32,6 +32,9 @@ export function optionField(opt) {
   }
   input.id = id;
   input.dataset.option = opt.name;
+  // An option that refines another (nello's doubles refine nello) is offered only while that
+  // one is on: the server refuses it otherwise (home.js, `showRefinements`).
+  if (opt.requires) input.dataset.requires = opt.requires;
   wrap.append(label, input);
   if (opt.kind === "integer") {
     const said = opt.default === null ? opt.default_note || "the documents' default" : String(opt.default);
