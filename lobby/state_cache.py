@@ -28,6 +28,7 @@ from django.conf import settings
 if TYPE_CHECKING:
     from lobby.models import Match
 
+#: How many rooms' newest states (and held rows) the memo keeps; the least recently used go.
 MEMO_SIZE = 512
 #: The state is written to Redis at every this many versions (and when a match ends): a
 #: process that finds an older entry replays only the actions after it.
@@ -69,26 +70,36 @@ class StateCache:
     def __init__(self, client: Callable[[], redis.Redis]) -> None:
         self.client = client
         self._put_script: Any = None
-        self._memo: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+        #: Room code -> (match number, version, state) of its newest match this process saw.
+        self._memo: OrderedDict[str, tuple[int, int, Any]] = OrderedDict()
         self._held: OrderedDict[str, Held] = OrderedDict()
         self._lock = threading.Lock()
 
     def memo_get(self, code: str, match_number: int, version: int) -> Any | None:
         with self._lock:
-            hit = self._memo.get((code, match_number))
-            if hit is not None and hit[0] == version:
-                self._memo.move_to_end((code, match_number))
-                return hit[1]
+            hit = self._memo.get(code)
+            if hit is not None and hit[:2] == (match_number, version):
+                self._memo.move_to_end(code)
+                return hit[2]
         return None
 
     def memo_put(self, code: str, match_number: int, version: int, state: Any) -> None:
+        """Keep the room's newest state: one entry per room, so a rematch replaces the
+        finished match's state instead of adding one more (they filled the memo up to its
+        size, a state per finished match, and a long-running process grew with them). An
+        older match or version than the one kept (a record read) is not kept."""
         with self._lock:
-            cur = self._memo.get((code, match_number))
-            if cur is None or cur[0] < version:
-                self._memo[(code, match_number)] = (version, state)
-                self._memo.move_to_end((code, match_number))
+            cur = self._memo.get(code)
+            if cur is None or cur[:2] < (match_number, version):
+                self._memo[code] = (match_number, version, state)
+                self._memo.move_to_end(code)
                 while len(self._memo) > MEMO_SIZE:
                     self._memo.popitem(last=False)
+
+    def memo_rooms(self) -> int:
+        """How many rooms' states the memo holds (at most `MEMO_SIZE`)."""
+        with self._lock:
+            return len(self._memo)
 
     def held_put(self, code: str, held: Held) -> None:
         """Hold the rows as just committed; the caller no longer changes the match instance.
@@ -130,7 +141,9 @@ class StateCache:
         """Drop a match's entry here and in this process's memo (tests, operators)."""
         self.client().delete(key(code, match_number))
         with self._lock:
-            self._memo.pop((code, match_number), None)
+            kept = self._memo.get(code)
+            if kept is not None and kept[0] == match_number:
+                del self._memo[code]
             held = self._held.get(code)
             if held is not None and held.match.number == match_number:
                 del self._held[code]
