@@ -15,7 +15,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_handler = get_asgi_application()
 from django.conf import settings  # noqa: E402
 
+from config import heap_probe  # noqa: E402
 from config.body_limit import BodyLimit  # noqa: E402
+
+heap_probe.install(settings.VAR_DIR)  # off unless LOBBY_HEAP_PROBE is set
 
 django_asgi_app = BodyLimit(django_handler, settings.HTTP_MAX_BODY)
 
