@@ -23,6 +23,9 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("mexican_train", 4, {}),
     ("mexican_train", 2, {"set": 6}),
     ("chicken_foot", 4, {}),
+    # The house rules that change what is legal (drawing until a tile fits, six arms first).
+    ("mexican_train", 3, {"draw_until_play": True, "double_blank": 50}),
+    ("chicken_foot", 3, {"opening_arms": 6, "double_blank": 25}),
 ]
 
 

@@ -48,7 +48,7 @@ PRESETS: dict[str, list[tuple[int, dict[str, Any]]]] = {
         (2, {}), (4, {}), (7, {}), (10, {}),
         (4, {"first_turn": "single", "double_blank": 50}),
         (3, {"set": 9}), (2, {"set": 6}), (4, {"rounds": 2}),
-        (3, {"draw_until_play": True, "double_blank": 25}),
+        (3, {"set": 9, "draw_until_play": True, "double_blank": 25}),
     ],
     "chicken_foot": [
         (2, {}), (4, {}), (8, {"set": 12}), (4, {"double_blank": 0}), (3, {"double_blank": 25}),
