@@ -9,6 +9,7 @@ gives it. Wall clock and the process's CPU time are printed; the socket's part (
 view from the state cache, one frame each way) is a few milliseconds more.
 
     python -m bench.hints --hints 60
+    python -m bench.hints --review 4    # a whole Mexican Train review of one seat, 4 players
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 from typing import Any
 
 from games.ai import make_bot
-from games.ai.advice import advise
+from games.ai.advice import HandToReview, advise, review_hand
 from games.engine import get_rules
 
 #: Every game at its largest table in a room (ten seats; 42 seats four), on the set that
@@ -84,13 +85,44 @@ def time_case(game: str, players: int, options: dict[str, Any], count: int, seed
     }
 
 
+def time_review(players: int, seed: int) -> dict[str, Any]:
+    """A whole review of seat 0 in a 13-round Mexican Train match of Medium bots: every hand,
+    as the server's review worker does it (`review_hand`), timed together."""
+    rules = get_rules("mexican_train")
+    master = bytes([seed % 256]) * 32
+    state = rules.new_match(players, {}, seed=master)
+    bots = [make_bot("mexican_train", "medium", seed=f"{seed}:{s}") for s in range(players)]
+    hands: list[list[list[Any]]] = [[]]
+    while (seat := rules.to_move(state)) is not None:
+        action = bots[seat].choose(rules.view(state, seat))
+        before = rules.hand_index(state)
+        state = rules.apply(state, action)
+        hands[-1].append([seat, action])
+        if rules.hand_index(state) != before:
+            hands.append([])
+    hands = [h for h in hands if h]
+    w0, c0 = time.perf_counter(), time.process_time()
+    items = 0
+    for number, actions in enumerate(hands):
+        earlier = [pair for hand in hands[:number] for pair in hand]
+        job = HandToReview("mexican_train", players, {}, master, earlier, actions, 0, number)
+        items += len(review_hand(job))
+    return {"players": players, "hands": len(hands), "actions": sum(map(len, hands)), "decisions": items,
+            "cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - w0}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--hints", type=int, default=60, help="hints timed per game")
     parser.add_argument("--seed", type=int, default=20261206)
     parser.add_argument("--game", help="one game only")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--review", type=int, metavar="PLAYERS",
+                        help="time a whole Mexican Train review of one seat instead")
     args = parser.parse_args(argv)
+    if args.review:
+        print(json.dumps(time_review(args.review, args.seed)))
+        return
     rows = [time_case(g, p, o, args.hints, args.seed) for g, p, o in CASES if args.game in (None, g)]
     if args.json:
         print(json.dumps({"hints": rows}))
