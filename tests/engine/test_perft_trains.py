@@ -31,6 +31,11 @@ CASES: list[dict[str, Any]] = [
     {"game": "chicken_foot", "players": 4, "options": {}, "seed": "perft-cf-4", "prefix": 12, "depth": 5},
     {"game": "chicken_foot", "players": 8, "options": {"set": 12}, "seed": "perft-cf-8", "prefix": 30,
      "depth": 4},
+    # House rules: drawing until a tile fits (draws in a row in the tree), six arms first.
+    {"game": "mexican_train", "players": 3, "options": {"set": 9, "draw_until_play": True},
+     "seed": "perft-mt-until", "prefix": 30, "depth": 7},
+    {"game": "chicken_foot", "players": 3, "options": {"opening_arms": 6}, "seed": "perft-cf-six", "prefix": 0,
+     "depth": 9},
 ]
 
 
