@@ -85,7 +85,7 @@ def contract(schema: dict[str, Any]) -> dict[str, Any]:
 def _operation(path: str, op: dict[str, Any]) -> None:
     op_id = op.get("operationId", "")
     for param in op.get("parameters", []):
-        if param.get("in") == "path" and param["name"] in ("seat", "number", "hand"):
+        if param.get("in") in ("path", "query") and param["name"] in ("seat", "number", "hand"):
             param["schema"] = {"type": "integer", "minimum": 0}
             if param["name"] == "seat":
                 param["schema"]["maximum"] = MAX_PLAYERS - 1
