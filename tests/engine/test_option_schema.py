@@ -29,6 +29,10 @@ from games.engine import get_rules, names
         ("texas42", 4, {"nello": False, "nello_min_marks": 2}, "nello_min_marks", "does_not_fit"),
         ("texas42", 4, {"nello_doubles": "middle"}, "nello_doubles", "not_a_choice"),
         ("texas42", 4, {"plunge": 1}, "plunge", "wrong_type"),
+        ("mexican_train", 3, {"double_blank": 30}, "double_blank", "not_a_choice"),
+        ("mexican_train", 3, {"draw_until_play": "yes"}, "draw_until_play", "wrong_type"),
+        ("chicken_foot", 3, {"opening_arms": 5}, "opening_arms", "not_a_choice"),
+        ("chicken_foot", 3, {"opening_arms": "6"}, "opening_arms", "wrong_type"),
     ],
 )
 def test_a_refused_option_is_an_option_error_with_its_name_and_code(game, players, given, name, code) -> None:
