@@ -8,6 +8,8 @@ to scroll at 1280x720, nothing serious for axe-core."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from tests.e2e.driver import TIMEOUT_MS, add_ai, create_room, over, play_until, 
 from tests.e2e.test_phone_tables import serious_axe_findings
 
 pytestmark = pytest.mark.e2e
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 #: Every piece of visible text whose font is under 18 CSS px: "text (size)".
 SMALL_TEXT = """() => {
@@ -59,6 +62,8 @@ def fits_a_tv(tv: Page, name: str) -> None:
     tv.wait_for_function("() => document.fonts.status === 'loaded'")
     tv.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     screenshot(tv, f"{name}-1920x1080", full_page=False)
+    if name.endswith("-playing") and os.environ.get("DOCS_SCREENSHOTS") == "1":
+        tv.screenshot(path=str(DOCS / f"{name.removesuffix('-playing')}-1920x1080.png"))
     assert tv.evaluate(SMALL_TEXT) == [], name
     assert tv.evaluate(SCROLLS) == {"x": False, "y": False}, name
     tv.set_viewport_size({"width": 1280, "height": 720})
@@ -137,7 +142,7 @@ def test_the_table_screen_shows_the_link_then_follows_the_match(browser: Any, da
     to_move = tv.evaluate("() => window.tv.view.to_move")
     if to_move is not None:
         expect(tv.locator("#players li.to-move")).to_have_attribute("data-seat", str(to_move))
-    fits_a_tv(tv, "tv-playing")
+    fits_a_tv(tv, "tv-draw-playing")
 
     # Never the token: not in a request, not on the socket; no storage touched; no hand received.
     assert sockets and all("token" not in url for url in sockets), sockets
@@ -159,7 +164,12 @@ def test_the_table_screen_shows_the_link_then_follows_the_match(browser: Any, da
     context.close()
 
 
-@pytest.mark.parametrize(("game", "players"), [("texas42", 4), ("mexican_train", 10)])
+@pytest.mark.parametrize(("game", "players"), [
+    ("texas42", 4), ("mexican_train", 10),
+    # The other games' screens, for their pictures in docs/ (the line games draw as Draw does).
+    pytest.param("block", 4, marks=pytest.mark.slow), pytest.param("allfives", 4, marks=pytest.mark.slow),
+    pytest.param("chicken_foot", 8, marks=pytest.mark.slow),
+])
 def test_the_table_screen_fits_texas_42_and_ten_seats_of_mexican_train(
     browser: Any, daphne_url: str, game: str, players: int
 ) -> None:

@@ -4,8 +4,8 @@
 import { freeSeat, getRoom, moveSeat, rematch, setSeatAI, startMatch, takeSeat, updateRoom } from "./api.js";
 import { RoomSocket } from "./socket.js";
 import {
-  forgetRoomSeat, prefs, profile, recordMatch, roomHistory, roomSeat, savePrefs, saveProfile, saveRoomHistory,
-  saveRoomSeat,
+  forgetRoomSeat, localSeats, prefs, profile, recordMatch, roomHistory, roomSeat, savePrefs, saveLocalSeats, saveProfile,
+  saveRoomHistory, saveRoomSeat,
 } from "./store.js";
 import { TurnAlert, askNotifications, notificationState } from "./alerts.js";
 import { lobbyStatus, renderLobbySeats, seatsHelp } from "./lobby.js";
@@ -55,6 +55,12 @@ const ctx = {
   gone: false,
   /** A word for this browser alone, shown before the lobby's status until its next request. */
   note: "",
+  /** Pass-and-play: every seat this device holds, shown or not: seat -> {token, socket, last}. */
+  held: new Map(),
+  /** The device's first seat (where the page returns when a match ends). */
+  primarySeat: stored?.seat ?? null,
+  /** The local seat whose player said "it is me" for the turn under way. */
+  confirmed: null,
   act,
   /** Draw the table again from scratch (after a resize; also what a first state costs). */
   redraw: () => redraw(),
@@ -105,6 +111,14 @@ function acceptRoom(room) {
 
 /** This browser's seat changed (the host moved it, or it moved itself): remember the new one. */
 function setSeat(seat) {
+  for (const [was, held] of ctx.held) {
+    if (held.socket === ctx.socket && was !== seat) {
+      ctx.held.delete(was);
+      held.seat = seat;
+      ctx.held.set(seat, held);
+    }
+  }
+  if (ctx.primarySeat === ctx.seat) ctx.primarySeat = seat;
   ctx.seat = seat;
   ctx.selected = null;
   if (ctx.token && seat !== null) saveRoomSeat(code, { seat });
@@ -250,6 +264,7 @@ function onRoom() {
   const free = room.seats.filter((s) => s.free).length;
   $("join").hidden = role !== "visitor";
   $("full-room").hidden = !(ctx.token === null && role === "watcher");
+  $("add-local").hidden = !(ctx.token && !room.playing && !room.started && free > 0);
   const startBtn = $("start");
   startBtn.hidden = !(ctx.isHost && !room.playing && !room.started);
   startBtn.disabled = free > 0;
@@ -292,6 +307,8 @@ function remember(view) {
     const touched = (view.log || []).some((e) => e.seat === ctx.seat && (e.type === "play" || e.type === "draw"));
     if (!touched) {
       hist.dealt[view.hand_number] = view.hand;
+      // Whose hand it was: on a device shared by several seats, the one shown at the deal.
+      hist.dealtSeat = { ...(hist.dealtSeat || {}), [view.hand_number]: ctx.seat };
       changed = true;
     }
   }
@@ -366,7 +383,115 @@ function playOn(end) {
 
 function isMine() {
   const view = ctx.view;
-  return !!view && ctx.seat !== null && view.to_move === ctx.seat && !view.match_over && (view.legal || []).length > 0;
+  return !!view && ctx.seat !== null && view.to_move === ctx.seat && !view.match_over && (view.legal || []).length > 0
+    && !handHidden();
+}
+
+/* Pass-and-play (docs/frontend.md, "Pass-and-play"): a device that holds several seats keeps a
+   socket open for each (each seat stays connected), shows one seat's view at a time, and shows
+   a hand only to the player who said it is them, on their own turn. */
+
+function passAndPlay() {
+  return ctx.token !== null && ctx.held.size > 1;
+}
+
+/** No local hand is on show: between turns, and until the player to move says it is them. */
+function handHidden() {
+  if (!passAndPlay() || !ctx.view) return false;
+  const v = ctx.view;
+  return !(ctx.confirmed === ctx.seat && v.to_move === ctx.seat && !v.match_over);
+}
+
+/** A player's own name, as the hand-off screen calls them (not "you": the device is shared). */
+function localName(seat) {
+  return ctx.room?.seats?.[seat]?.name || `Seat ${seat + 1}`;
+}
+
+/** A socket for one of the device's seats. Every socket of the device stays open (each seat
+ * stays connected); only the frames of the seat shown reach the page, the others' latest
+ * state is kept for when their player takes the device. */
+function seatSocket(token, seat) {
+  const held = { token, seat, socket: null, last: null };
+  const shown = () => ctx.socket === held.socket;
+  const gate = (fn) => (...args) => (shown() ? fn(...args) : undefined);
+  held.socket = new RoomSocket(code, token, {
+    ...socketHandlers(gate),
+    state: (msg) => {
+      held.last = msg;
+      if (shown()) onState(msg);
+    },
+    status: (state, ...rest) => {
+      if (shown()) onStatus(state, ...rest);
+      else if (state === "refused") dropLocal(held.seat);
+    },
+    kicked: () => (shown() ? lostSeat(HOST_FREED) : dropLocal(held.seat)),
+  });
+  return held;
+}
+
+/** Open the socket of another seat of this device. */
+function openLocal(entry) {
+  if (ctx.held.has(entry.seat) || entry.seat === ctx.seat) return;
+  const held = seatSocket(entry.token, entry.seat);
+  ctx.held.set(entry.seat, held);
+  held.socket.connect();
+}
+
+/** One of the device's other seats is gone (freed by the host, or its token refused). */
+function dropLocal(seat) {
+  const held = ctx.held.get(seat);
+  if (!held || held.socket === ctx.socket) return;
+  held.socket.close();
+  ctx.held.delete(seat);
+  saveLocalSeats(code, localSeats(code).filter((s) => s.seat !== seat));
+  if (ctx.view) renderTable();
+}
+
+/** Show `seat`'s view: the page follows that seat's socket; the others stay open. */
+function showSeat(seat) {
+  const held = ctx.held.get(seat);
+  if (!held || held.socket === ctx.socket) return;
+  ctx.token = held.token;
+  ctx.seat = seat;
+  ctx.socket = held.socket;
+  ctx.chosen = null;
+  ctx.hint = null;
+  ctx.waiting = false;
+  if (held.last) {
+    ctx.view = held.last.view;
+    ctx.version = held.last.version;
+  }
+  onRoom();
+}
+
+/** The hand-off screen: when a seat of this device is to move, until its player says it is them. */
+function renderHandoff() {
+  const v = ctx.view;
+  const mover = passAndPlay() && v && !v.match_over ? v.to_move : null;
+  const local = mover !== null && mover !== undefined && ctx.held.has(mover);
+  if (ctx.confirmed !== null && ctx.confirmed !== mover) ctx.confirmed = null;
+  if (v?.match_over && ctx.seat !== ctx.primarySeat && ctx.held.has(ctx.primarySeat)) showSeat(ctx.primarySeat);
+  const show = local && ctx.confirmed !== mover;
+  const box = $("handoff");
+  if (box.hidden === !show && box.dataset.seat === String(mover)) return;
+  box.hidden = !show;
+  box.dataset.seat = String(mover);
+  $("table").inert = show;
+  if (!show) return;
+  const name = localName(mover);
+  $("handoff-title").textContent = `Pass to ${name}`;
+  $("handoff-text").textContent = `It is ${name}'s turn. Hand the device to ${name}; the tiles show when ${name} is holding it.`;
+  const button = $("handoff-show");
+  button.textContent = `I'm ${name}: show my tiles`;
+  button.onclick = () => {
+    showSeat(mover);
+    ctx.confirmed = mover;
+    box.hidden = true;
+    $("table").inert = false;
+    renderTable();
+    $("hand").querySelector(".tile-button.legal")?.focus();
+  };
+  button.focus();
 }
 
 function statusText() {
@@ -401,6 +526,14 @@ function renderStatus(table, last) {
 function renderHand(table) {
   const view = ctx.view;
   const box = $("hand");
+  if (view.hand && handHidden()) {
+    // Pass-and-play: no tile of any hand on this device, on screen or for a screen reader.
+    if (box.dataset.mode !== "passed") {
+      box.dataset.mode = "passed";
+      box.replaceChildren(h("span", { class: "hint", text: "The tiles show on the turn of a player of this device, once they say it is them." }));
+    }
+    return;
+  }
   if (!view.hand) {
     if (box.dataset.mode !== "watch") {
       box.dataset.mode = "watch";
@@ -570,6 +703,7 @@ function renderRematch() {
 function renderTable() {
   const view = ctx.view;
   if (!view) return;
+  renderHandoff();
   const table = tableOf(view);
   // The board's size is read before anything is written, while the last frame's layout still
   // holds: read after the status below, it would lay the page out once more in this task.
@@ -639,31 +773,34 @@ const CAPPED = {
   4429: "Too many tables are open from this network. Close another tab or device, then reload.",
 };
 
-function connect() {
-  ctx.socket?.close();
-  ctx.socket = new RoomSocket(code, ctx.token, {
-    status: (state, attempt, wasRetry, closeCode, reason, delay) => {
-      if (state === "open") {
-        setConnection(wasRetry ? "Reconnected: back in sync with the table." : "Connected", true);
-        refreshRoom();
-      } else if (state === "connecting") {
-        if (attempt) showConnection(`Reconnecting (attempt ${attempt})…`);
-      } else if (state === "down") {
-        showConnection(`Reconnecting: the connection was lost; next try in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`);
-      } else if (state === "refused" && closeCode === 4000) {
-        setConnection("This seat was opened in another tab or device; this one has stopped.", false);
-      } else if (state === "refused" && closeCode === 4003) {
-        lostSeat(HOST_FREED);
-      } else if (state === "refused" && closeCode === 4404) {
-        noSuchRoom();
-      } else if (state === "refused" && closeCode in CAPPED) {
-        setConnection(CAPPED[closeCode], false);
-      } else if (state === "refused") {
-        lostSeat("This browser no longer holds a seat here. You can sit down again, or watch from here.");
-      }
-    },
-    state: onState,
-    room: (msg) => {
+/** What the shown seat's socket says about its connection, in the connection line. */
+function onStatus(state, attempt, wasRetry, closeCode, reason, delay) {
+  if (state === "open") {
+    setConnection(wasRetry ? "Reconnected: back in sync with the table." : "Connected", true);
+    refreshRoom();
+  } else if (state === "connecting") {
+    if (attempt) showConnection(`Reconnecting (attempt ${attempt})…`);
+  } else if (state === "down") {
+    showConnection(`Reconnecting: the connection was lost; next try in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`);
+  } else if (state === "refused" && closeCode === 4000) {
+    setConnection("This seat was opened in another tab or device; this one has stopped.", false);
+  } else if (state === "refused" && closeCode === 4003) {
+    lostSeat(HOST_FREED);
+  } else if (state === "refused" && closeCode === 4404) {
+    noSuchRoom();
+  } else if (state === "refused" && closeCode in CAPPED) {
+    setConnection(CAPPED[closeCode], false);
+  } else if (state === "refused") {
+    lostSeat("This browser no longer holds a seat here. You can sit down again, or watch from here.");
+  }
+}
+
+/** The frames of a room socket; `gate` lets through only those of the seat shown (pass-and-play). */
+function socketHandlers(gate = (fn) => fn) {
+  return {
+    status: gate(onStatus),
+    state: gate(onState),
+    room: gate((msg) => {
       const number = msg.room.match?.number;
       if (ctx.room?.match && number !== undefined && number !== ctx.room.match.number) {
         // A new match (rematch) counts its versions from 0 again; a fresh connection makes
@@ -671,21 +808,21 @@ function connect() {
         ctx.socket.reopen();
       }
       acceptRoom(msg.room);
-    },
-    chat: (msg) => onChat(msg),
-    hint: onHint,
-    replaced: (msg) => showError(msg.message || "This seat was opened elsewhere."),
-    kicked: () => lostSeat(HOST_FREED),
-    welcome: (msg) => {
+    }),
+    chat: gate((msg) => onChat(msg)),
+    hint: gate(onHint),
+    replaced: gate((msg) => showError(msg.message || "This seat was opened elsewhere.")),
+    kicked: gate(() => lostSeat(HOST_FREED)),
+    welcome: gate((msg) => {
       // Sent on connecting, and again when the host moves this player to another seat.
       if (msg.seat === undefined || msg.seat === ctx.seat || (msg.seat === null && ctx.token)) return;
       setSeat(msg.seat);
       onRoom();
-    },
-    ack: () => {
+    }),
+    ack: gate(() => {
       if (ctx.view) renderTable(); // a tile shown as pending is pending no more
-    },
-    error: (msg) => {
+    }),
+    error: gate((msg) => {
       if (msg.code === "not_found") {
         noSuchRoom();
         return;
@@ -694,8 +831,20 @@ function connect() {
       showError(msg.message || `The server refused: ${msg.code}`);
       if (msg.code === "stale_version" || msg.code === "not_your_turn") ctx.socket.send({ type: "sync" });
       renderTable();
-    },
-  });
+    }),
+  };
+}
+
+function connect() {
+  ctx.socket?.close();
+  for (const [seat, held] of ctx.held) if (held.socket === ctx.socket) ctx.held.delete(seat);
+  if (ctx.token && ctx.seat !== null) {
+    const held = seatSocket(ctx.token, ctx.seat);
+    ctx.held.set(ctx.seat, held);
+    ctx.socket = held.socket;
+  } else {
+    ctx.socket = new RoomSocket(code, ctx.token, socketHandlers());
+  }
   ctx.socket.connect();
 }
 
@@ -727,6 +876,7 @@ async function join(seat) {
     saveRoomSeat(code, { token: taken.token, seat: taken.seat, host: false });
     ctx.token = taken.token;
     ctx.seat = taken.seat;
+    ctx.primarySeat = taken.seat;
     connect();
     onRoom();
     // The form is gone: the seats, with this one marked "you", are what comes next.
@@ -736,6 +886,28 @@ async function join(seat) {
     refreshRoom();
   }
 }
+
+/** Pass-and-play: another player on this device takes the first free seat, like any join. */
+$("add-local").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = $("add-local-name").value.trim();
+  if (!name) {
+    showError("Type the other player's name first.");
+    $("add-local-name").focus();
+    return;
+  }
+  showError("");
+  try {
+    const taken = await takeSeat(code, name);
+    saveLocalSeats(code, [...localSeats(code), { token: taken.token, seat: taken.seat }]);
+    openLocal({ token: taken.token, seat: taken.seat });
+    $("add-local-name").value = "";
+    ctx.note = `${name} plays on this device too: their tiles show on their turn only.`;
+  } catch (err) {
+    showError(err.message);
+  }
+  refreshRoom();
+});
 
 $("join-name").value = profile().name || "";
 $("join").addEventListener("submit", (e) => {
@@ -903,3 +1075,4 @@ window.addEventListener("resize", measure);
 
 refreshRoom();
 connect();
+if (ctx.token) for (const entry of localSeats(code)) openLocal(entry);

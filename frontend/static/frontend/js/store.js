@@ -79,3 +79,20 @@ export function roomHistory(code) {
 export function saveRoomHistory(code, history) {
   write(`${roomKey(code)}.history`, history);
 }
+
+/**
+ * Pass-and-play: the other seats this device holds in a room besides its first one, each
+ * `{token, seat}`, in the order they were added. Every token is kept, as for the first seat.
+ */
+export function localSeats(code) {
+  try {
+    const list = JSON.parse(localStorage.getItem(`${roomKey(code)}.others`) || "[]");
+    return Array.isArray(list) ? list.filter((s) => typeof s.token === "string" && Number.isInteger(s.seat)) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveLocalSeats(code, list) {
+  write(`${roomKey(code)}.others`, list);
+}

@@ -269,10 +269,12 @@ export function renderSummary(table, ctx, box) {
 export async function checkFair(ctx, last, box) {
   const view = ctx.view;
   const mine = ctx.history.dealt[last.number];
+  // A device shared by several seats (pass-and-play) noted whose hand it kept.
+  const mineSeat = ctx.history.dealtSeat?.[last.number] ?? ctx.seat;
   try {
     const result = await verifyHand({
       seed: last.seed, commitment: last.commitment, dealt: last.dealt, top: topOf(view),
-      engine: last.engine || null, mine: mine || null, seat: mine ? ctx.seat : null,
+      engine: last.engine || null, mine: mine || null, seat: mine ? mineSeat : null,
     });
     box.className = `fair ${result.ok ? "ok" : "bad"}`;
     box.replaceChildren(
