@@ -173,9 +173,10 @@ def finish_auction(
 
 
 def _bid_candidates(legal: list[Action]) -> list[Action]:
-    """Pass, the bids in points and the highest plain bid; never a plunge or a splash."""
+    """Pass, the bids in points, the highest plain bid, and any plunge or splash open."""
     plain = [a for a in legal if "contract" not in a]
-    return [a for a in plain if a["type"] == "pass" or a["value"] <= 42 or a["value"] == plain[-1]["value"]]
+    kept = [a for a in plain if a["type"] == "pass" or a["value"] <= 42 or a["value"] == plain[-1]["value"]]
+    return kept + [a for a in legal if "contract" in a]
 
 
 def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int = BID_SAMPLES) -> Scored:
@@ -184,7 +185,10 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
     Each deal is played out once per possible declarer (and, for this seat, per each of its
     three strongest suits); since the playout policy ignores the bid, one playout decides
     the contract at every level. This seat names, for each candidate, the trump that is best
-    over the deals where it ends up declaring.
+    over the deals where it ends up declaring. A plunge or a splash that stands is played by
+    the partner, who names its own strongest suit and leads: it scores only if the side takes
+    every trick, so Hard bids one only when the deals say its doubles and its partner's hand
+    will take them all often enough to beat the other candidates.
     """
     reading: Reading = read(view)
     me = reading.me
@@ -207,7 +211,12 @@ def choose_bid(view: View, legal: list[Action], rng: random.Random, samples: int
             if end is None:
                 continue
             seat, won = end
-            if seat == me:
+            if seat == me and "contract" in action and won == value:
+                partner = (me + 2) % SEATS
+                each = hand_strengths(hands[partner])
+                suit = max(range(7), key=lambda s: (each[s], -s))
+                common[i] += contract_value(points.of(partner, suit), partner, won, me, scoring)
+            elif seat == me:
                 for j, suit in enumerate(mine):
                     own[i][j] += contract_value(points.of(me, suit), me, won, me, scoring)
             else:

@@ -4,6 +4,7 @@ under each doubles rule legally, with voids read the way those rules make them."
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from games.ai import kit_for, make_bot
 from games.ai.hard import HardBot
 from games.ai.texas42 import DOUBLES_SUIT, SEVENS, trick_rules, winner_index
+from games.ai.texas42_hard import choose_bid
 from games.core.tiles import make_tile
 from tests.engine.test_texas42_support import RULES, SIXES_DEAL, run, table
 
@@ -49,12 +51,16 @@ def true_hands_fit(state: Any, view: dict[str, Any]) -> None:
         assert fits([[t.low, t.high] for t in state.hand.hands[seat]], hidden), seat
 
 
-def test_the_ai_never_bids_a_plunge_but_names_trumps_for_its_partners_and_plays_it() -> None:
+def test_hard_weighs_a_plunge_medium_never_bids_one_and_the_partner_names_trumps_and_plays_it() -> None:
     state = run(table(SIXES_DEAL, ALL_ON), "pass")
     view = RULES.view(state, 2)
     assert any("contract" in a for a in view["legal"])
-    for bot in bots(b"p"):
-        assert "contract" not in bot.choose(view)
+    assert "contract" not in make_bot("texas42", "medium", b"p").choose(view)
+    scored = choose_bid(view, view["legal"], Random(1), samples=8)
+    assert {"type": "bid", "value": 168, "contract": "plunge"} in scored.actions
+    assert {"type": "bid", "value": 84, "contract": "splash"} in scored.actions
+    # four doubles and nothing else: taking every trick is a long shot, and Hard sees it
+    assert "contract" not in scored.choice
     state = RULES.apply(state, {"type": "bid", "value": 168, "contract": "plunge"})
     state = run(state, "pass, pass")
     assert RULES.to_move(state) == 0
