@@ -289,7 +289,13 @@ def explain_illegal(state: Texas42State, action: Action) -> str:
             best = high_bid(hand.bids)
             if "contract" in action:
                 return _explain_contract(state, action["contract"], action["value"])
-            return explain_bid(action["value"], None if best is None else best[1])
+            why = explain_bid(action["value"], None if best is None else best[1])
+            seat = to_move(state)
+            assert seat is not None
+            named = [name for value, name in contract_bids(state, seat) if value == action["value"]]
+            if named:
+                why += f"; a {named[-1]} of {action['value']} is bid with \"contract\": \"{named[-1]}\""
+            return why
         if kind == "pass":
             return "the other three seats passed: the shuffler must bid at least 30"
         later = "the high bidder names trumps once every seat has bid" if kind == "trump" else (

@@ -53,6 +53,8 @@ def test_plunge_needs_four_doubles_and_is_four_marks_or_two_more_than_the_standi
         RULES.apply(run(table(SIXES_DEAL), "pass"), bid(168, "plunge"))
     with pytest.raises(IllegalAction, match="a plunge here is a bid of 168, not 84"):
         RULES.apply(state, bid(84, "plunge"))
+    with pytest.raises(IllegalAction, match='a plunge of 168 is bid with "contract": "plunge"'):
+        RULES.apply(state, {"type": "bid", "value": 168})
     # two marks more than a standing bid of three marks or more
     deal = ("0-1 0-2 0-3 0-4 1-2 1-3 1-5", "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
             "2-4 2-5 3-3 3-4 3-5 4-4 4-5", "5-5 5-0 4-1 3-2 0-0 1-1 2-2")
