@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.driver import TIMEOUT_MS, add_ai, create_room, over, play_until, start
+from tests.e2e.pictures import qr_texts
 from tests.e2e.test_phone_tables import serious_axe_findings
 
 pytestmark = pytest.mark.e2e
@@ -107,6 +108,8 @@ def test_the_table_screen_shows_the_link_then_follows_the_match(browser: Any, da
     expect(link).to_have_text(f"{link.inner_text().split('/r/')[0]}/r/{code}")
     assert link.inner_text().startswith("http")
     expect(tv.locator("#qr svg")).to_be_visible()
+    # A phone's camera reads the link from the screen: the QR code decoded from a screenshot.
+    assert qr_texts(tv.locator("#qr").screenshot()) == [link.inner_text()]
     seats = tv.locator("#lobby-seats li")
     expect(seats).to_have_count(3)
     expect(seats.nth(0)).to_contain_text("Ann")
