@@ -217,9 +217,7 @@ async function showHand(hand, move = 0) {
     events.push(...p.events);
     return events.length;
   });
-  const board = $("board");
-  board._table = null;
-  board.replaceChildren();
+  common.resetBoard($("board"));
   renderMoves();
   checkShuffle(data);
   ctx.ready = true;

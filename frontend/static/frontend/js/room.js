@@ -746,9 +746,7 @@ function renderMoves(table) {
 
 /** Forget what was drawn and draw the table again from the view (after a resize). */
 function redraw() {
-  const board = $("board");
-  board._table = null;
-  board.replaceChildren();
+  common.resetBoard($("board"));
   renderTable();
 }
 

@@ -246,8 +246,7 @@ new ResizeObserver(() => {
   const size = `${board.clientWidth}x${board.clientHeight}`;
   if (size !== sized && ctx.view) {
     sized = size;
-    board._table = null;
-    board.replaceChildren();
+    common.resetBoard(board);
     requestAnimationFrame(renderTable);
   }
 }).observe($("board"));

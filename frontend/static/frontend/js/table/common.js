@@ -9,6 +9,13 @@ import { h, setHidden } from "../dom.js";
 
 export { h, setHidden };
 
+/** Forget what a table module drew in `el` (each keeps its drawing on the element between
+ * states), so that the next state draws the board from nothing: after a resize, or a jump. */
+export function resetBoard(el) {
+  el._table = null;
+  el.replaceChildren();
+}
+
 function plainName(s, seat) {
   return s && s.name ? s.name : s && s.ai ? `${cap(s.ai)} AI` : `Seat ${seat + 1}`;
 }
