@@ -25,7 +25,7 @@ from games.ai.inference import hand_of, line_hidden_hands, tile_of
 from games.ai.policy import View, decision_rng
 from games.ai.scored import Scored, only
 from games.ai.search import determinize, my_side
-from games.ai.texas42 import TRUMPS, follows, is_trump, led_suit, suit_strength, trump_of, winner_index
+from games.ai.texas42 import TRUMPS, follows, hidden_hands, is_trump, suit_strength, trump_of, winner_index
 from games.ai.trains_policy import longest_chain
 from games.core.actions import Action, normalise_action
 from games.core.protocol import Rules
@@ -198,23 +198,19 @@ def line_facts(rules: Rules[object], view: View, action: Action, seed: bytes) ->
 
 
 def texas42_voids(view: View) -> dict[int, list[str]]:
-    """The suits each other seat has shown it lacks (it did not follow them)."""
-    me = view.get("seat")
+    """The suits each other seat has shown it lacks (it did not follow them): the 42 kit's
+    inference (`texas42.hidden_hands`), read back as suits."""
     trump = trump_of(view.get("trump"))
-    out: dict[int, set[str]] = {}
-    trick: list[tuple[int, Tile]] = []
-    for event in view.get("log") or ():
-        if event.get("type") == "trick":
-            trick = []
-        if event.get("type") != "play":
-            continue
-        seat, tile = int(event["seat"]), tile_of(event["tile"])
-        if trick:
-            suit = led_suit(trick[0][1], trump)
-            if seat != me and not follows(tile, suit, trump):
-                out.setdefault(seat, set()).add(_suit_name(suit))
-        trick.append((seat, tile))
-    return {s: sorted(v) for s, v in out.items()}
+    every = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    suits = [*range(7), TRUMPS] if trump is not None else list(range(7))
+    out: dict[int, list[str]] = {}
+    followers = {s: [t for t in every if follows(t, s, trump)] for s in suits}
+    for seat, hidden in hidden_hands(view).items():
+        lacking = [_suit_name(s) for s in suits
+                   if followers[s] and all(t in hidden.banned for t in followers[s])]
+        if lacking:
+            out[seat] = sorted(lacking)
+    return out
 
 
 def _suit_name(suit: int) -> str:
