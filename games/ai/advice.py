@@ -100,8 +100,8 @@ def review(rules: Rules[object], view: View, played: Action, *, seed: bytes = AD
     best = advice.action
     if normalise_action(best) == normalise_action(played):
         return Review(best, dict(played), 0.0, advice.why, advice.unit)
-    scored = Scored(tuple(a for a, _ in advice.estimates), tuple(v for _, v in advice.estimates), 0)
-    mine, theirs = scored.value_of(best), scored.value_of(played)
+    searched = {repr(normalise_action(a)): v for a, v in advice.estimates}
+    mine, theirs = searched.get(repr(normalise_action(best))), searched.get(repr(normalise_action(played)))
     if mine is None or theirs is None:
         pair = {**view, "legal": [best, dict(played)]}
         again = _scored(rules, pair, seed)
