@@ -75,6 +75,10 @@ def test_a_room_page_reloaded_without_network_shows_its_shell_then_picks_the_gam
     page = context.new_page()
     code = create_room(page, daphne_url, "draw", "Ann", players=2)
     # The worker takes charge and keeps this page (it came from the network before the worker).
+    # Installing fetches every static file; on a busy machine that outlasts the default wait.
+    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)", timeout=60_000)
+    if not page.evaluate("() => !!navigator.serviceWorker.controller"):
+        page.reload()  # an active worker that has not yet claimed the page controls it once reloaded
     page.wait_for_function("() => !!navigator.serviceWorker.controller")
     page.wait_for_function(KEPT)
 
