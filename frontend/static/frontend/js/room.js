@@ -858,14 +858,20 @@ setupShare({
   title: () => `Dominoes: ${$("table-title").textContent}`,
 });
 
+/** The name typed in field `id`, or "" after saying `missing` and focusing the field. */
+function typedName(id, missing) {
+  const name = $(id).value.trim();
+  if (!name) {
+    showError(missing);
+    $(id).focus();
+  }
+  return name;
+}
+
 /** Sit down: in seat `seat` ("Sit here"), or in the first free one (the form's button). */
 async function join(seat) {
-  const name = $("join-name").value.trim();
-  if (!name) {
-    showError("Type your name first: the other players see it at the table.");
-    $("join-name").focus();
-    return;
-  }
+  const name = typedName("join-name", "Type your name first: the other players see it at the table.");
+  if (!name) return;
   showError("");
   ctx.note = "";
   try {
@@ -888,12 +894,8 @@ async function join(seat) {
 /** Pass-and-play: another player on this device takes the first free seat, like any join. */
 $("add-local").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const name = $("add-local-name").value.trim();
-  if (!name) {
-    showError("Type the other player's name first.");
-    $("add-local-name").focus();
-    return;
-  }
+  const name = typedName("add-local-name", "Type the other player's name first.");
+  if (!name) return;
   showError("");
   try {
     const taken = await takeSeat(code, name);
