@@ -174,7 +174,9 @@ def test_a_hint_at_the_table_then_hards_review_in_the_replay_on_a_phone(phone: P
     code = create_room(phone, daphne_url, "draw", "Ann", players=2, options={"hints": "true", "target": "1"})
     add_ai(phone, 1, "easy")
     start(phone)
-    play_until([phone], lambda: my_turn(phone))
+    # A turn with a tile to lay (a turn that can only draw or pass is hinted on its button).
+    play_until([phone], lambda: my_turn(phone) and bool(phone.evaluate(
+        "() => window.dominoes.view.legal.some((a) => a.tile)")))
     expect(phone.locator("#hint-button")).to_be_visible()
     phone.click("#hint-button")
     expect(phone.locator("#hint-why")).to_contain_text(re.compile(r"\w"))
