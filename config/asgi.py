@@ -26,10 +26,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config import gc_tuning  # noqa: E402
-from lobby.embedded_redis import ensure_configured  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
+from lobby.runtime import runtime  # noqa: E402
 
-ensure_configured()
+runtime().ensure_redis()
 # The URL configuration (and the views, serializers and option tables it imports) is loaded
 # now, before the port opens, rather than by the first request: a load balancer's first
 # health check would otherwise wait for it, and on a busy machine time out.

@@ -48,24 +48,6 @@ def is_answering(path: Path) -> bool:
         client.close()
 
 
-_ensured = False
-
-
-def ensure_configured() -> None:
-    """Start the embedded server if the settings use it; once per process, so the first
-    user of Redis (a socket, the state cache, a throttle, the background loop) pays a ping
-    and every later one nothing. Commands that need no Redis (migrate, collectstatic)
-    never start it."""
-    global _ensured
-    if _ensured:
-        return
-    from django.conf import settings
-
-    if settings.EMBEDDED_REDIS:
-        ensure_running(settings.VAR_DIR)
-    _ensured = True
-
-
 def ensure_running(var_dir: Path) -> str:
     """Start the embedded server unless it already answers; returns its URL.
 

@@ -31,7 +31,7 @@ from django.core.cache import BaseCache, caches
 
 from lobby.background import Background
 from lobby.db_threads import DatabaseThreads
-from lobby.embedded_redis import ensure_configured
+from lobby.embedded_redis import ensure_running
 from lobby.hub import RoomHub
 from lobby.presence import Presence
 from lobby.publisher import Publisher
@@ -103,6 +103,18 @@ class Runtime:
         self._hubs: weakref.WeakKeyDictionary[Loop, RoomHub] = weakref.WeakKeyDictionary()
         self._gates: weakref.WeakKeyDictionary[Loop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
         self._parts: dict[type[Any], Part] = {}
+        self._redis_ready = False
+
+    def ensure_redis(self) -> None:
+        """Start the embedded Redis server if the settings use it (`lobby/embedded_redis.py`);
+        once per process, so the first user of Redis (a socket, the state cache, a throttle,
+        the background loop) pays a ping and every later one nothing. Commands that need no
+        Redis (migrate, collectstatic) never start it."""
+        if self._redis_ready:
+            return
+        if settings.EMBEDDED_REDIS:
+            ensure_running(settings.VAR_DIR)
+        self._redis_ready = True
 
     def db_threads(self) -> DatabaseThreads:
         """The threads that run the sockets' database calls (`lobby/db_threads.py`)."""
@@ -115,7 +127,7 @@ class Runtime:
     def background(self) -> Background:
         """The timer loop, AI workers and cache writer (`lobby/background.py`)."""
         if self._background is None:
-            ensure_configured()
+            self.ensure_redis()
             with self._lock:
                 if self._background is None:
                     self._background = Background(settings.LOBBY_BOT_WORKERS)
@@ -124,7 +136,7 @@ class Runtime:
     def redis(self) -> redis.Redis:
         """The blocking Redis client of the state cache and the socket caps."""
         if self._redis is None:
-            ensure_configured()
+            self.ensure_redis()
             with self._lock:
                 if self._redis is None:
                     self._redis = redis.Redis.from_url(
@@ -138,7 +150,7 @@ class Runtime:
         publish could each get their own object, and the pub/sub layer keeps its per-loop
         channels on that object: a channel made on one is unknown to the other."""
         if self._layer is None:
-            ensure_configured()
+            self.ensure_redis()
             with self._lock:
                 if self._layer is None:
                     layer = get_channel_layer()
@@ -160,7 +172,7 @@ class Runtime:
         ASGI Django's cache handler gives every request a cache object of its own, which
         opened a new Redis connection per request (about 7% of a REST call's server time)."""
         if self._counters is None:
-            ensure_configured()
+            self.ensure_redis()
             with self._lock:
                 if self._counters is None:
                     self._counters = caches.create_connection("default")
