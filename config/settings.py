@@ -266,8 +266,12 @@ LOBBY_SYNC_BURST = int(os.environ.get("LOBBY_SYNC_BURST", "3"))
 LOBBY_FLOOD_RATE = 1.0
 LOBBY_FLOOD_BURST = 30
 # Each hand's review is worked out as the hand ends (`lobby/reviews.py`); off, a review is
-# worked out when first asked for (the lobby tests turn it off: no search runs behind them).
-LOBBY_REVIEW_AFTER_HAND = True
+# worked out when first asked for (the lobby tests turn it off: no search runs behind them;
+# the load bench, to compare a server with and without reviews running behind play).
+LOBBY_REVIEW_AFTER_HAND = _env_bool("LOBBY_REVIEW_AFTER_HAND", "1")
+# At most this many hands wait for their review in a process; past it, a hand that ends is
+# reviewed only when asked for.
+LOBBY_REVIEW_BACKLOG = int(os.environ.get("LOBBY_REVIEW_BACKLOG", "200"))
 # Open sockets per client address and spectators per room, across every process
 # (`lobby/socket_caps.py`).
 LOBBY_ADDRESS_CONNECTIONS = int(os.environ.get("LOBBY_ADDRESS_CONNECTIONS", "50"))

@@ -51,10 +51,17 @@ class Reviews:
         #: Finished hands seen per match in this process (the moves' signal).
         self.seen: dict[int, int] = {}
 
-    def want(self, match_id: int, seat: int, hands: list[int]) -> None:
-        """Queue the review of these hands of `seat`, unless queued already."""
+    def want(self, match_id: int, seat: int, hands: list[int], *, asked: bool = False) -> None:
+        """Queue the review of these hands of `seat`, unless queued already.
+
+        Hands queued as they end wait only while fewer than `LOBBY_REVIEW_BACKLOG` jobs do:
+        on a server busier than its one review job can follow, the queue would otherwise grow
+        for as long as the load lasts. A hand left out is reviewed when someone asks for it
+        (`asked`, always queued), so the cap costs that person a wait, never a review."""
         with self._lock:
             fresh = [h for h in hands if (match_id, seat, h) not in self._pending]
+            if not asked:
+                fresh = fresh[:max(0, settings.LOBBY_REVIEW_BACKLOG - len(self._pending))]
             self._pending.update((match_id, seat, h) for h in fresh)
         for hand in fresh:
             self.thread.submit(self._job, match_id, seat, hand)
@@ -131,7 +138,7 @@ def review_get(code: str, number: int, seat: int, token: str | None) -> list[dic
     rows = {r.hand: r.items for r in Review.objects.filter(match=match, seat=seat, hand__lt=finished)}
     missing = [h for h in range(finished) if h not in rows]
     if missing:
-        reviews().want(match.pk, seat, missing)
+        reviews().want(match.pk, seat, missing, asked=True)
         raise Computing
     return [item for hand in range(finished) for item in rows[hand]]
 

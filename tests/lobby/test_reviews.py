@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.core.actions import normalise_action
 from games.engine import get_rules
-from lobby.models import Match
+from lobby.models import Match, Review
 from lobby.reviews import reviews
 from tests.lobby.helpers import Table, api, match_start_async, room_setup_async
 
@@ -42,6 +42,19 @@ async def play_out(tables: list[Table], rng: random.Random) -> None:
             await table.quiet(0.05)
 
 
+async def reviewed(path: str) -> Any:
+    """The review at `path` once worked out: 202 until then."""
+    answer = await database_sync_to_async(get)(path)
+    for _ in range(300):
+        if answer.status_code == 200:
+            break
+        assert answer.status_code == 202 and answer.json() == {"status": "computing"}
+        await asyncio.sleep(0.2)
+        answer = await database_sync_to_async(get)(path)
+    assert answer.status_code == 200, answer.content
+    return answer.json()
+
+
 async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_choice(settings: Any) -> None:
     settings.LOBBY_REVIEW_AFTER_HAND = True  # the hand's end queues its review, as in production
     code, tokens = await room_setup_async("block", 2, {"target": 1}, 2)
@@ -61,15 +74,7 @@ async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_
     assert (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/0/review/?seat=5", tokens[0])).status_code == 404
     assert (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/0/review/?seat=x")).status_code == 400
     await play_out(tables, random.Random(4))
-    answer = await database_sync_to_async(get)(path)
-    for _ in range(300):
-        if answer.status_code == 200:
-            break
-        assert answer.status_code == 202 and answer.json() == {"status": "computing"}
-        await asyncio.sleep(0.2)
-        answer = await database_sync_to_async(get)(path)
-    assert answer.status_code == 200, answer.content
-    items = answer.json()
+    items = await reviewed(path)
     record = (await database_sync_to_async(get)(f"/api/rooms/{code}/matches/0/")).json()
     actions = record["hands"][0]["actions"]
     rules = get_rules("block")
@@ -87,6 +92,31 @@ async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_
         assert normalise_action(item["best"]) in legal and item["loss"] >= 0 and item["why"]
         if normalise_action(item["best"]) == normalise_action(action):
             assert item["loss"] == 0
+    for table in tables:
+        await table.close()
+    assert await asyncio.to_thread(reviews().wait_idle, 30)
+
+
+async def test_past_the_backlog_a_finished_hand_is_reviewed_when_asked_for(settings: Any) -> None:
+    """A server busier than its review job can follow stops queueing hands as they end; the
+    hand is still reviewed, when someone asks for it."""
+    settings.LOBBY_REVIEW_AFTER_HAND = True
+    settings.LOBBY_REVIEW_BACKLOG = 0
+    code, tokens = await room_setup_async("draw", 2, {"target": 1}, 2)
+    tables = [Table(code, token) for token in tokens]
+    for table in tables:
+        assert (await table.open())[0]
+    await match_start_async(code, tokens[0])
+    for table in tables:
+        await table.until("state")
+    await play_out(tables, random.Random(8))
+    assert await asyncio.to_thread(reviews().wait_idle, 30)
+    kept = await database_sync_to_async(lambda: Review.objects.filter(match__room__code=code).count())()
+    assert kept == 0, "nothing was queued as the hand ended"
+    path = f"/api/rooms/{code}/matches/0/review/?seat=1"
+    assert (await database_sync_to_async(get)(path)).status_code == 202, "asking queues the hand"
+    items = await reviewed(path)
+    assert all(i["hand"] == 0 and i["unit"] == "points" for i in items)
     for table in tables:
         await table.close()
     assert await asyncio.to_thread(reviews().wait_idle, 30)
