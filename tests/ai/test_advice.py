@@ -4,12 +4,13 @@ are true of the position."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
 from games.ai import kit_for
-from games.ai.advice import advise, review, unit_of
+from games.ai.advice import HandToReview, advise, review, review_hand, unit_of
 from games.ai.inference import tile_of
 from games.ai.search import determinize
 from games.ai.texas42 import follows, is_trump, trump_of
@@ -166,3 +167,69 @@ def test_review_loss_is_zero_for_hards_move_and_hards_estimate_otherwise() -> No
     searched = {repr(normalise_action(a)): v for a, v in advice.estimates}
     if repr(normalise_action(other)) in searched:
         assert worse.loss == round(max(0.0, advice.value - searched[repr(normalise_action(other))]), 2)
+
+
+GAMES = [("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 4), ("chicken_foot", 3)]
+
+
+def seen_tiles(view: dict[str, Any]) -> set[tuple[int, int]]:
+    """The tiles a view shows: its hand and every tile on the table or in the log."""
+    found: set[tuple[int, int]] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            if len(node) == 2 and all(type(x) is int and 0 <= x <= 18 for x in node):
+                found.add((min(node), max(node)))
+            for child in node:
+                walk(child)
+
+    walk(view)
+    return found
+
+
+def named_tiles(item: dict[str, Any]) -> set[tuple[int, int]]:
+    """The tiles a review item names: its two moves and each "a|b" of its sentence."""
+    tiles = {(min(t), max(t)) for key in ("played", "best") if (t := item[key].get("tile"))}
+    tiles |= {(min(a, b), max(a, b)) for a, b in ((int(x), int(y)) for x, y in re.findall(r"(\d+)\|(\d+)", item["why"]))}
+    return tiles
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_a_hands_review_prices_each_choice_from_the_seats_view_then(game: str, players: int) -> None:
+    """The review of a whole hand: one item per decision of the seat with a choice, Hard's
+    move legal there, the loss in the game's unit (0 where the seat played Hard's move), and
+    nothing named that the seat could not see at that moment (the leak check of the
+    conformance suite, over the review's replies)."""
+    rules = get_rules(game)
+    master = bytes([7]) * 32
+    state = rules.new_match(players, {}, seed=master)
+    rng = random.Random(5)
+    actions: list[tuple[int, Any]] = []
+    while rules.to_move(state) is not None and rules.hand_index(state) == 0:
+        mover = rules.to_move(state)
+        action = rng.choice(rules.legal_actions(state))
+        actions.append((mover, action))
+        state = rules.advance(state, action)
+    seat = 1
+    items = review_hand(HandToReview(game, players, {}, master, [], actions, seat, 0), seed=SEED)
+    replay = rules.new_match(players, {}, seed=master)
+    choices: dict[int, dict[str, Any]] = {}
+    for move, (mover, action) in enumerate(actions):
+        view = rules.view(replay, seat)
+        if mover == seat and len(view["legal"]) > 1:
+            choices[move] = view
+        replay = rules.apply(replay, action)
+    assert [i["move"] for i in items] == list(choices)
+    for item in items:
+        view = choices[item["move"]]
+        assert set(item) == {"hand", "move", "played", "best", "loss", "why", "unit"}
+        assert item["hand"] == 0 and item["unit"] == unit_of(view)
+        assert normalise_action(item["best"]) in [normalise_action(a) for a in view["legal"]]
+        assert item["loss"] >= 0 and item["why"].endswith(".")
+        if normalise_action(item["best"]) == normalise_action(item["played"]):
+            assert item["loss"] == 0
+        hidden = named_tiles(item) - seen_tiles(view)
+        assert not hidden, f"move {item['move']} names tiles the seat could not see: {sorted(hidden)}"

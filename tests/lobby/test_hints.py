@@ -4,6 +4,7 @@ off, out of turn, to a spectator, and past the rate limit."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -37,7 +38,9 @@ def mover(tables: list[Table]) -> tuple[Table, Table]:
     return first, next(t for t in tables if t is not first)
 
 
-@pytest.mark.parametrize(("game", "players"), [("draw", 2), ("texas42", 4), ("mexican_train", 3)])
+@pytest.mark.parametrize(("game", "players"), [
+    ("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 3), ("chicken_foot", 3),
+])
 async def test_a_hint_is_hards_legal_move_from_the_seats_own_view_to_that_seat_only(game: str, players: int) -> None:
     tables, spectator = await seated(game, players, {"hints": True})
     asking, other = mover(tables)
@@ -50,7 +53,8 @@ async def test_a_hint_is_hards_legal_move_from_the_seats_own_view_to_that_seat_o
     assert frame["action"] == expected.action and frame["why"] == expected.why
     own = {tuple(t) for t in view["hand"]}
     board = set(tiles_in({k: v for k, v in view.items() if k != "hand"}))
-    assert set(tiles_in(frame)) <= own | board, "a hint names no tile the seat cannot see"
+    said = {(min(int(a), int(b)), max(int(a), int(b))) for a, b in re.findall(r"(\d+)\|(\d+)", frame["why"])}
+    assert set(tiles_in(frame)) | said <= own | board, "a hint names no tile the seat cannot see"
     for table in (other, spectator):
         assert all(f["type"] != "hint" for f in await table.quiet(0.3))
     for table in [*tables, spectator]:
