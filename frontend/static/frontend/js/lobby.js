@@ -88,14 +88,18 @@ export function renderLobbySeats(ctx, box, on) {
   const active = box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
   const rows = new Map(room.seats.map((s) => [s.seat, seatRow(ctx, s, on, role)]));
   const teams = Array.isArray(room.teams) && room.teams.length ? room.teams : null;
-  if (teams) {
-    box.replaceChildren(...teams.map((members, i) => h("section", { class: "team", "aria-labelledby": `team-${i}` },
+  const drawn = teams
+    ? teams.map((members, i) => h("section", { class: "team", "aria-labelledby": `team-${i}` },
       h("h3", { id: `team-${i}` }, `Team ${i + 1}`,
         h("span", { class: "team-seats", text: ` · seats ${list(members.map((m) => String(m + 1)))}` })),
-      h("ul", { class: "seats" }, ...members.map((m) => rows.get(m))))));
-  } else {
-    box.replaceChildren(h("ol", { class: "seats", "aria-labelledby": "seats-title" }, ...rows.values()));
-  }
+      h("ul", { class: "seats" }, ...members.map((m) => rows.get(m)))))
+    : [h("ol", { class: "seats", "aria-labelledby": "seats-title" }, ...rows.values())];
+  // Frames that change nothing here (a ping's answer, another seat's presence) leave the
+  // buttons in place: a tap landing while its button is swapped for an identical one is lost.
+  const html = drawn.map((node) => node.outerHTML).join("");
+  if (box._drawn === html && !ctx.focusKey) return role;
+  box._drawn = html;
+  box.replaceChildren(...drawn);
   const key = ctx.focusKey || active;
   ctx.focusKey = null;
   if (key) {
