@@ -316,3 +316,39 @@ async def test_multiprocess_a_stalled_process_takes_its_seats_back_when_it_resum
     finally:
         for player in players:
             await player.close()
+
+
+async def test_multiprocess_a_process_that_lost_redis_while_stalled_delivers_the_table_again(group):
+    """Frozen while its table plays on and while its connections to Redis are dropped (as
+    Redis does to a subscriber that stops reading), a process resumes to find them gone: it
+    connects again, and its players see every later move and play on."""
+    stores, servers = group
+    stalled = servers[1]
+    _, players = await table_open(servers)
+    watcher = players[0]
+    rng = random.Random(33)
+    try:
+        await play(players, rng, 2)
+        os.kill(stalled.pid, signal.SIGSTOP)
+        try:
+            await watcher.until(lambda: away(watcher.room) == [1, 3], timeout=WAIT)
+            # The stand-ins play for the frozen process's seats, the others play for
+            # themselves: events the frozen process will never read.
+            moved = watcher.version
+            while watcher.version < moved + 4 and watcher.view["to_move"] is not None:
+                to_move, version = watcher.view["to_move"], watcher.version
+                if to_move % 2 == 0:
+                    reply = await players[to_move].act(f"f{version + 1}", rng.choice(players[to_move].view["legal"]))
+                    assert reply["type"] == "ack", reply
+                await watcher.until(lambda v=version: watcher.version > v)
+            assert stores.drop_redis_connections() > 0
+        finally:
+            os.kill(stalled.pid, signal.SIGCONT)
+        for player in players:
+            await player.until(lambda p=player: bool(p.rooms) and away(p.room) == [], timeout=WAIT)
+        await asyncio.gather(*(p.until(lambda p=p: p.version == watcher.version) for p in players))
+        if watcher.view["to_move"] is not None:
+            await play(players, rng, 4)
+    finally:
+        for player in players:
+            await player.close()
