@@ -81,6 +81,8 @@ class Phase:
     #: readings: seconds into the phase, MiB of every server process together.
     rss_every: float = 0.0
     rss: list[tuple[float, float]] = field(default_factory=list)
+    #: Seconds at the phase's start whose readings are shown but not fitted (a soak's warm-up).
+    rss_warmup: float = 0.0
 
     def timeline(self) -> list[dict[str, Any]]:
         """Per second of the phase: actions sent, their p50 and their slowest latency, and
@@ -110,16 +112,17 @@ class Phase:
             "max_ms": round(ordered[-1] * 1000, 1) if ordered else None,
         }
         if len(self.rss) >= 3:
-            found["rss"] = rss_trend(self.rss)
+            found["rss"] = rss_trend(self.rss, self.rss_warmup)
         return found
 
 
-def rss_trend(readings: list[tuple[float, float]]) -> dict[str, Any]:
+def rss_trend(readings: list[tuple[float, float]], warmup: float = 0.0) -> dict[str, Any]:
     """The servers' RSS over a phase: first, last, lowest and highest reading, the least-squares
     slope in MiB per hour over the whole phase and over its second half (the first minutes
     include the caches and arenas filling), and the readings' scatter about the line (the
     residuals' standard deviation, MiB): a slope whose growth over the phase stays within that
-    scatter is flat within noise."""
+    scatter is flat within noise. With `warmup`, the same fit of the readings from then on,
+    and the growth it gives over them (`measured`)."""
     def fit(points: list[tuple[float, float]]) -> tuple[float, float]:
         xs, ys = [t for t, _ in points], [m for _, m in points]
         slope, intercept = statistics.linear_regression(xs, ys)
@@ -130,7 +133,16 @@ def rss_trend(readings: list[tuple[float, float]]) -> dict[str, Any]:
     half = [r for r in readings if r[0] >= readings[-1][0] / 2]
     later = fit(half)[0] if len(half) >= 3 else None
     values = [m for _, m in readings]
+    after = [r for r in readings if r[0] >= warmup]
+    measured = None
+    if warmup and len(after) >= 3:
+        after_slope, after_scatter = fit(after)
+        span_h = (after[-1][0] - after[0][0]) / 3600
+        measured = {"from_s": round(after[0][0]), "readings": len(after), "first_mib": after[0][1],
+                    "last_mib": after[-1][1], "slope_mib_per_hour": round(after_slope, 2),
+                    "growth_mib": round(after_slope * span_h, 2), "scatter_mib": round(after_scatter, 2)}
     return {
+        "measured": measured,
         "readings": len(readings), "every_s": round(readings[1][0] - readings[0][0], 1),
         "first_mib": values[0], "last_mib": values[-1], "min_mib": min(values), "max_mib": max(values),
         "slope_mib_per_hour": round(slope, 2),
@@ -721,7 +733,8 @@ async def set_up(target: Target, args: argparse.Namespace, redis_url: str) -> Se
 
 
 def phases_of(args: argparse.Namespace) -> list[Phase]:
-    phases = [Phase("paced", args.rate, args.duration, rss_every=args.rss_every)]
+    phases = [Phase("paced", args.rate, args.duration + args.rss_warmup, rss_every=args.rss_every,
+                    rss_warmup=args.rss_warmup)]
     phases += [Phase(f"sweep {rate:g}/s per room", rate, args.step) for rate in args.sweep]
     if args.ceiling:
         phases.append(Phase("ceiling (back to back)", None, args.ceiling))
@@ -876,6 +889,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ceiling", type=float, default=15.0,
                         help="seconds of back-to-back play per room (0: skip)")
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before measuring memory")
+    parser.add_argument("--rss-warmup", type=float, default=0.0, metavar="SECONDS",
+                        help="with --rss-every: play this long before --duration, its readings not fitted")
     parser.add_argument("--rss-every", type=float, default=0.0, metavar="SECONDS",
                         help="read the servers' RSS this often during the paced phase and report its slope "
                              "(a soak: --duration 1800 --rss-every 60)")
@@ -935,6 +950,11 @@ def print_table(report: dict[str, Any]) -> None:
                       f"{r['max_mib']}, {r['readings']} readings every {r['every_s']} s): slope "
                       f"{r['slope_mib_per_hour']} MiB/h, second half {r['second_half_slope_mib_per_hour']} "
                       f"MiB/h, scatter {r['scatter_mib']} MiB")
+                if r["measured"]:
+                    m = r["measured"]
+                    print(f"   {'':<30} after the warm-up ({m['from_s']} s on, {m['readings']} readings): "
+                          f"{m['first_mib']} -> {m['last_mib']} MiB, slope {m['slope_mib_per_hour']} MiB/h, "
+                          f"growth {m['growth_mib']} MiB against a scatter of {m['scatter_mib']} MiB")
             if "cpu_ms_per_action" in p:
                 b = p["cpu_ms_per_action"]
                 print(f"   {'':<30} CPU ms per action: generator {b['generator']}, "
