@@ -7,7 +7,9 @@ human seat of the match, and asking for a seat's review queues what is missing (
 seat, a hand a restarted process never got to). A process runs one review job at a time, on
 a thread of its own, and the search itself in a worker process of low priority, so the event
 loop, the bots and the players' actions never wait for a review (nor share its interpreter
-lock). Each reviewed hand is kept in the database (`Review`), once for all processes.
+lock), and at the idle scheduling policy (`lobby/worker_priority.py`), so a review takes only
+processor time the server does not want. Each reviewed hand is kept in the database
+(`Review`), once for all processes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import multiprocessing
-import os
 import threading
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -24,17 +25,13 @@ from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connections
 
 from games.ai.advice import HandToReview, review_hand
-from lobby import match_records, selectors
+from lobby import match_records, selectors, worker_priority
 from lobby.errors import RoomNotFoundError, UnauthorizedError
 from lobby.models import Match, Review
 from lobby.runtime import runtime
 from lobby.services import events
 
 logger = logging.getLogger(__name__)
-
-#: The review worker's niceness: it yields the processor to the server's own processes.
-NICE = 10
-
 
 class Computing(Exception):
     """The review is being worked out: ask again (202)."""
@@ -90,8 +87,8 @@ class Reviews:
             self._worker = concurrent.futures.ProcessPoolExecutor(
                 # Spawned, not forked (this process runs threads), and told only of games/:
                 # the worker imports no Django.
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice,
-                initargs=(NICE,),
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=worker_priority.lowest,
             )
         return self._worker
 
