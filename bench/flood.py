@@ -8,7 +8,7 @@ sockets, each from a loopback address of its own, sending `sync` `--sync-rate` t
 second and `ping` in between up to `--pings` frames a second, opening a new socket whenever
 the server closes one), then quiet again, and so on. The flood runs in a process of its own.
 By default the flood sends exactly what the limits allow a socket without a seat (a `sync`
-every 5 s, two frames a second); `--sync-rate 10 --pings 10` floods past them.
+every 5 s, one frame a second); `--sync-rate 10 --pings 10` floods past them.
 The spectator cap of a room is filled in the players' room, the rest watch other rooms.
 
     .venv/bin/python bench/flood.py --flooders 300 --actions 300 --rounds 2 --pace 0.15
@@ -375,7 +375,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--flooders", type=int, default=300)
     parser.add_argument("--sync-rate", type=float, default=0.2, help="syncs a second per flooding socket")
-    parser.add_argument("--pings", type=float, default=2.0, help="frames a second per flooding socket")
+    parser.add_argument("--pings", type=float, default=1.0,
+                        help="frames a second per flooding socket (the server's LOBBY_SPECTATOR_RATE)")
     parser.add_argument("--actions", type=int, default=300, help="actions timed per phase")
     parser.add_argument("--rounds", type=int, default=2, help="quiet/flood pairs")
     parser.add_argument("--pace", type=float, default=0.15, help="seconds from one action to the next")

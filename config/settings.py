@@ -258,7 +258,10 @@ LOBBY_CHAT_BURST = int(os.environ.get("LOBBY_CHAT_BURST", "5"))
 LOBBY_CHAT_MAX_LENGTH = int(os.environ.get("LOBBY_CHAT_MAX_LENGTH", "200"))
 
 # Sockets without a seat and `sync` requests, which cost a database read each: slower rates.
-LOBBY_SPECTATOR_RATE = _env_float("LOBBY_SPECTATOR_RATE", 2.0)
+# A watching page sends a `ping` every 2.5 s and a `sync` when it sees a gap: one frame a
+# second is more than twice what it needs, and what 300 sockets at that rate cost one
+# process leaves a seated player's action p99 within 2x of its quiet figure (docs/benchmarks.md).
+LOBBY_SPECTATOR_RATE = _env_float("LOBBY_SPECTATOR_RATE", 1.0)
 LOBBY_SPECTATOR_BURST = int(os.environ.get("LOBBY_SPECTATOR_BURST", "10"))
 LOBBY_SYNC_RATE = _env_float("LOBBY_SYNC_RATE", 0.2)
 LOBBY_SYNC_BURST = int(os.environ.get("LOBBY_SYNC_BURST", "3"))
