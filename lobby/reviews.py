@@ -7,7 +7,7 @@ human seat of the match, and asking for a seat's review queues what is missing (
 seat, a hand a restarted process never got to). A process runs one review job at a time, on
 a thread of its own, and the search itself in a worker process of low priority, so the event
 loop, the bots and the players' actions never wait for a review (nor share its interpreter
-lock), and at the idle scheduling policy (`lobby/worker_priority.py`), so a review takes only
+lock), and at the idle scheduling policy (`lobby/review_worker.py`), so a review takes only
 processor time the server does not want. Each reviewed hand is kept in the database
 (`Review`), once for all processes.
 """
@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connections
 
 from games.ai.advice import HandToReview, review_hand
-from lobby import match_records, selectors, worker_priority
+from lobby import match_records, review_worker, selectors
 from lobby.errors import RoomNotFoundError, UnauthorizedError
 from lobby.models import Match, Review
 from lobby.runtime import runtime
@@ -88,7 +88,7 @@ class Reviews:
                 # Spawned, not forked (this process runs threads), and told only of games/:
                 # the worker imports no Django.
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker_priority.lowest,
+                initializer=review_worker.setup,
             )
         return self._worker
 
