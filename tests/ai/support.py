@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -76,3 +77,8 @@ def engine_value(rules: Rules[Any], state: Any, me: int, hand: int) -> int:
 def fits(tiles: list[Any], hidden: HiddenHand) -> bool:
     """Whether the true tiles (as the views list them) can fill the inferred slots."""
     return inference.fits([tile_of(t) for t in tiles], hidden)
+
+
+def tiles_said(sentence: str) -> set[tuple[int, int]]:
+    """The tiles an advice sentence names, each written "a|b" (`games/ai/advice.py`)."""
+    return {(min(a, b), max(a, b)) for a, b in ((int(x), int(y)) for x, y in re.findall(r"(\d+)\|(\d+)", sentence))}

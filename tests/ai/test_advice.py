@@ -4,7 +4,6 @@ are true of the position."""
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from games.ai.search import determinize
 from games.ai.texas42 import follows, is_trump, trump_of
 from games.core.actions import normalise_action
 from games.engine import get_rules
+from tests.ai.support import tiles_said
 
 SEED = b"advice tests"
 
@@ -193,8 +193,7 @@ def seen_tiles(view: dict[str, Any]) -> set[tuple[int, int]]:
 def named_tiles(item: dict[str, Any]) -> set[tuple[int, int]]:
     """The tiles a review item names: its two moves and each "a|b" of its sentence."""
     tiles = {(min(t), max(t)) for key in ("played", "best") if (t := item[key].get("tile"))}
-    tiles |= {(min(a, b), max(a, b)) for a, b in ((int(x), int(y)) for x, y in re.findall(r"(\d+)\|(\d+)", item["why"]))}
-    return tiles
+    return tiles | tiles_said(item["why"])
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
@@ -208,8 +207,7 @@ def test_a_hands_review_prices_each_choice_from_the_seats_view_then(game: str, p
     state = rules.new_match(players, {}, seed=master)
     rng = random.Random(5)
     actions: list[tuple[int, Any]] = []
-    while rules.to_move(state) is not None and rules.hand_index(state) == 0:
-        mover = rules.to_move(state)
+    while (mover := rules.to_move(state)) is not None and rules.hand_index(state) == 0:
         action = rng.choice(rules.legal_actions(state))
         actions.append((mover, action))
         state = rules.advance(state, action)

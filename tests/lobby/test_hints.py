@@ -4,7 +4,6 @@ off, out of turn, to a spectator, and past the rate limit."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from games.ai.advice import advise
 from games.engine import get_rules
 from lobby.hints import HINT_SEED
+from tests.ai.support import tiles_said
 from tests.lobby.helpers import Table, match_start_async, room_setup_async, tiles_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,8 +53,7 @@ async def test_a_hint_is_hards_legal_move_from_the_seats_own_view_to_that_seat_o
     assert frame["action"] == expected.action and frame["why"] == expected.why
     own = {tuple(t) for t in view["hand"]}
     board = set(tiles_in({k: v for k, v in view.items() if k != "hand"}))
-    said = {(min(int(a), int(b)), max(int(a), int(b))) for a, b in re.findall(r"(\d+)\|(\d+)", frame["why"])}
-    assert set(tiles_in(frame)) | said <= own | board, "a hint names no tile the seat cannot see"
+    assert set(tiles_in(frame)) | tiles_said(frame["why"]) <= own | board, "a hint names no tile the seat cannot see"
     for table in (other, spectator):
         assert all(f["type"] != "hint" for f in await table.quiet(0.3))
     for table in [*tables, spectator]:
