@@ -18,6 +18,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -45,6 +46,7 @@ class Reviews:
         self._worker: concurrent.futures.ProcessPoolExecutor | None = None
         self._pending: set[tuple[int, int, int]] = set()
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         #: Finished hands seen per match in this process (the moves' signal).
         self.seen: dict[int, int] = {}
 
@@ -63,10 +65,28 @@ class Reviews:
         for hand in fresh:
             self.thread.submit(self._job, match_id, seat, hand)
 
+    def _until_quiet(self) -> None:
+        """Wait while this process is busy: its threads (the event loop, the database calls,
+        the bots) used more than `LOBBY_REVIEW_BUSY` of a core over the last
+        `LOBBY_REVIEW_SAMPLE_SECONDS`. The worker's idle policy keeps a review off a core the
+        server wants, but a search on the next core still slowed a busy server's actions (on
+        two vCPUs that share caches), so a review starts only at a quiet moment; once started,
+        a hand's review runs to its end (a few seconds at most)."""
+        sample = settings.LOBBY_REVIEW_SAMPLE_SECONDS
+        while True:
+            cpu, wall = time.process_time(), time.monotonic()
+            if self._stopping.wait(sample):
+                return
+            if (time.process_time() - cpu) / (time.monotonic() - wall) < settings.LOBBY_REVIEW_BUSY:
+                return
+
     def _job(self, match_id: int, seat: int, hand: int) -> None:
         close_old_connections()
         try:
             if not Review.objects.filter(match_id=match_id, seat=seat, hand=hand).exists():
+                self._until_quiet()
+                if self._stopping.is_set():
+                    return
                 job = hand_job(match_id, seat, hand)
                 items = self.worker().submit(review_hand, job).result()
                 Review.objects.create(match_id=match_id, seat=seat, hand=hand, items=items)
@@ -102,6 +122,7 @@ class Reviews:
         return True
 
     def shutdown(self) -> None:
+        self._stopping.set()
         self.thread.shutdown(wait=True, cancel_futures=True)
         if self._worker is not None:
             self._worker.shutdown(wait=True, cancel_futures=True)
