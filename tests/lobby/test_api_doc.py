@@ -135,7 +135,7 @@ class QueuedReviews:
         self.seen: dict[int, int] = {}
         self.queued: list[tuple[int, int, int]] = []
 
-    def want(self, match_id: int, seat: int, hands: list[int]) -> None:
+    def want(self, match_id: int, seat: int, hands: list[int], *, asked: bool = False) -> None:
         self.queued += [(match_id, seat, hand) for hand in hands if (match_id, seat, hand) not in self.queued]
 
     def run(self) -> None:

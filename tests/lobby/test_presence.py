@@ -338,7 +338,9 @@ async def test_multiprocess_a_process_that_lost_redis_while_stalled_delivers_the
             while watcher.version < moved + 4 and watcher.view["to_move"] is not None:
                 to_move, version = watcher.view["to_move"], watcher.version
                 if to_move % 2 == 0:
-                    reply = await players[to_move].act(f"f{version + 1}", rng.choice(players[to_move].view["legal"]))
+                    mover = players[to_move]
+                    await mover.until(lambda m=mover, v=version: m.version >= v)
+                    reply = await mover.act(f"f{version + 1}", rng.choice(mover.view["legal"]))
                     assert reply["type"] == "ack", reply
                 await watcher.until(lambda v=version: watcher.version > v)
             assert stores.drop_redis_connections() > 0
