@@ -275,10 +275,6 @@ LOBBY_REVIEW_AFTER_HAND = _env_bool("LOBBY_REVIEW_AFTER_HAND", "1")
 # At most this many hands wait for their review in a process; past it, a hand that ends is
 # reviewed only when asked for.
 LOBBY_REVIEW_BACKLOG = int(os.environ.get("LOBBY_REVIEW_BACKLOG", "200"))
-# A review starts only once the process used less than this share of a core over the last
-# sample (`lobby/reviews.py`): reviews take the quiet moments, never a busy server's time.
-LOBBY_REVIEW_BUSY = _env_float("LOBBY_REVIEW_BUSY", 0.25)
-LOBBY_REVIEW_SAMPLE_SECONDS = _env_float("LOBBY_REVIEW_SAMPLE_SECONDS", 0.5)
 # Open sockets per client address and spectators per room, across every process
 # (`lobby/socket_caps.py`).
 LOBBY_ADDRESS_CONNECTIONS = int(os.environ.get("LOBBY_ADDRESS_CONNECTIONS", "50"))

@@ -18,7 +18,6 @@ import concurrent.futures
 import logging
 import multiprocessing
 import threading
-import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -45,10 +44,7 @@ class Reviews:
         self.thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="lobby-review")
         self._worker: concurrent.futures.ProcessPoolExecutor | None = None
         self._pending: set[tuple[int, int, int]] = set()
-        #: Queued jobs someone has asked for: they start without waiting for a quiet moment.
-        self._asked: set[tuple[int, int, int]] = set()
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
         #: Finished hands seen per match in this process (the moves' signal).
         self.seen: dict[int, int] = {}
 
@@ -60,8 +56,6 @@ class Reviews:
         for as long as the load lasts. A hand left out is reviewed when someone asks for it
         (`asked`, always queued), so the cap costs that person a wait, never a review."""
         with self._lock:
-            if asked:
-                self._asked.update((match_id, seat, h) for h in hands)
             fresh = [h for h in hands if (match_id, seat, h) not in self._pending]
             if not asked:
                 fresh = fresh[:max(0, settings.LOBBY_REVIEW_BACKLOG - len(self._pending))]
@@ -69,32 +63,10 @@ class Reviews:
         for hand in fresh:
             self.thread.submit(self._job, match_id, seat, hand)
 
-    def _until_quiet(self, key: tuple[int, int, int]) -> None:
-        """Wait while this process is busy: its threads (the event loop, the database calls,
-        the bots) used more than `LOBBY_REVIEW_BUSY` of a core over the last
-        `LOBBY_REVIEW_SAMPLE_SECONDS`. The worker's idle policy keeps a review off a core the
-        server wants, but a search on the next core still slowed a busy server's actions (on
-        two vCPUs that share caches), so a review starts only at a quiet moment; once started,
-        a hand's review runs to its end (a few seconds at most). A review someone asked for
-        (`key` in the asked set) does not wait: a person is waiting for it."""
-        sample = settings.LOBBY_REVIEW_SAMPLE_SECONDS
-        while True:
-            with self._lock:
-                if key in self._asked:
-                    return
-            cpu, wall = time.process_time(), time.monotonic()
-            if self._stopping.wait(sample):
-                return
-            if (time.process_time() - cpu) / (time.monotonic() - wall) < settings.LOBBY_REVIEW_BUSY:
-                return
-
     def _job(self, match_id: int, seat: int, hand: int) -> None:
         close_old_connections()
         try:
             if not Review.objects.filter(match_id=match_id, seat=seat, hand=hand).exists():
-                self._until_quiet((match_id, seat, hand))
-                if self._stopping.is_set():
-                    return
                 job = hand_job(match_id, seat, hand)
                 items = self.worker().submit(review_hand, job).result()
                 Review.objects.create(match_id=match_id, seat=seat, hand=hand, items=items)
@@ -108,7 +80,6 @@ class Reviews:
         finally:
             with self._lock:
                 self._pending.discard((match_id, seat, hand))
-                self._asked.discard((match_id, seat, hand))
             connections.close_all()  # jobs are rare: no connection kept between them
 
     def worker(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -131,7 +102,6 @@ class Reviews:
         return True
 
     def shutdown(self) -> None:
-        self._stopping.set()
         self.thread.shutdown(wait=True, cancel_futures=True)
         if self._worker is not None:
             self._worker.shutdown(wait=True, cancel_futures=True)
