@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 TIMEOUT_MS = 20_000
@@ -96,6 +97,21 @@ def press(locator: Locator, tap: bool) -> None:
         locator.click()
 
 
+def hittable(locator: Locator) -> bool:
+    """Whether a finger on the middle of the element would touch it: scrolled into its box
+    and not under the zoom buttons or the sticky status bar."""
+    try:
+        return bool(locator.evaluate(
+            "(el) => { el.scrollIntoView({ block: 'nearest', inline: 'nearest' });"
+            " const r = el.getBoundingClientRect(); const x = r.left + r.width / 2;"
+            " const y = r.top + r.height / 2; const hit = document.elementFromPoint(x, y);"
+            " return r.width > 0 && !!hit && el.contains(hit); }",
+            timeout=2_000,
+        ))
+    except PlaywrightError:  # redrawn meanwhile (a new state came): take the end button
+        return False
+
+
 def take_turn(page: Page, tap: bool = False) -> bool:
     """Make one move by clicking (or with `tap`, tapping) what a player would; False when it is
     not our turn."""
@@ -112,7 +128,8 @@ def take_turn(page: Page, tap: bool = False) -> bool:
         if choice.count():
             # Alternate between the board's end target and the end button, both are clickable.
             target = page.locator("#board .end-target")
-            press(target.first if target.count() and before % 2 else choice.first, tap)
+            on_board = target.count() and before % 2 and hittable(target.first)
+            press(target.first if on_board else choice.first, tap)
     elif page.locator("#actions button[data-action]").count():
         button = page.locator("#actions button[data-action]").first
         kind = button.get_attribute("data-action") or ""
