@@ -42,6 +42,18 @@ async def play_out(tables: list[Table], rng: random.Random) -> None:
             await table.quiet(0.05)
 
 
+async def started(game: str) -> tuple[str, list[str], list[Table]]:
+    """A two-player match of one hand's target, both seats connected with their first state."""
+    code, tokens = await room_setup_async(game, 2, {"target": 1}, 2)
+    tables = [Table(code, token) for token in tokens]
+    for table in tables:
+        assert (await table.open())[0]
+    await match_start_async(code, tokens[0])
+    for table in tables:
+        await table.until("state")
+    return code, tokens, tables
+
+
 async def reviewed(path: str) -> Any:
     """The review at `path` once worked out: 202 until then."""
     answer = await database_sync_to_async(get)(path)
@@ -57,13 +69,7 @@ async def reviewed(path: str) -> Any:
 
 async def test_a_review_is_the_seats_until_the_end_then_anyones_and_prices_each_choice(settings: Any) -> None:
     settings.LOBBY_REVIEW_AFTER_HAND = True  # the hand's end queues its review, as in production
-    code, tokens = await room_setup_async("block", 2, {"target": 1}, 2)
-    tables = [Table(code, token) for token in tokens]
-    for table in tables:
-        assert (await table.open())[0]
-    await match_start_async(code, tokens[0])
-    for table in tables:
-        await table.until("state")
+    code, tokens, tables = await started("block")
     path = f"/api/rooms/{code}/matches/0/review/?seat=0"
     other = await database_sync_to_async(get)(path, tokens[1])
     assert other.status_code == 403 and other["Content-Type"] == "application/problem+json"
@@ -102,13 +108,7 @@ async def test_past_the_backlog_a_finished_hand_is_reviewed_when_asked_for(setti
     hand is still reviewed, when someone asks for it."""
     settings.LOBBY_REVIEW_AFTER_HAND = True
     settings.LOBBY_REVIEW_BACKLOG = 0
-    code, tokens = await room_setup_async("draw", 2, {"target": 1}, 2)
-    tables = [Table(code, token) for token in tokens]
-    for table in tables:
-        assert (await table.open())[0]
-    await match_start_async(code, tokens[0])
-    for table in tables:
-        await table.until("state")
+    code, _, tables = await started("draw")
     await play_out(tables, random.Random(8))
     assert await asyncio.to_thread(reviews().wait_idle, 30)
     kept = await database_sync_to_async(lambda: Review.objects.filter(match__room__code=code).count())()
