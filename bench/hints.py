@@ -103,9 +103,9 @@ def time_review(players: int, seed: int) -> dict[str, Any]:
     hands = [h for h in hands if h]
     w0, c0 = time.perf_counter(), time.process_time()
     items = 0
-    for number, actions in enumerate(hands):
-        earlier = [pair for hand in hands[:number] for pair in hand]
-        job = HandToReview("mexican_train", players, {}, master, earlier, actions, 0, number)
+    for number in range(len(hands)):
+        played = [pair for hand in hands[:number + 1] for pair in hand]
+        job = HandToReview("mexican_train", players, {}, master, played, 0, number)
         items += len(review_hand(job))
     return {"players": players, "hands": len(hands), "actions": sum(map(len, hands)), "decisions": items,
             "cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - w0}

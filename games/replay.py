@@ -28,6 +28,26 @@ APART = ("log", "last_hand", "result", "match_over", "revealed")
 WHICH = ("hand_number", "round", "rounds", "lead", "target")
 
 
+def finished_hands(
+    rules: Rules[Any], start: Any, played: Sequence[Sequence[Any]],
+) -> tuple[list[list[list[Any]]], Any]:
+    """The `[seat, action]` pairs of a match from its deal, cut into its finished hands, and
+    the state after the last pair. A hand ends with the action that deals the next (the
+    count of deals moves) or ends the match; pairs of a hand still being played are left out.
+    Replayed through the checked `apply`, so the cut is exactly the rules' own."""
+    state = start
+    hands: list[list[list[Any]]] = []
+    current: list[list[Any]] = []
+    for seat, action in played:
+        before = rules.hand_index(state)
+        state = rules.apply(state, action)
+        current.append([seat, action])
+        if rules.hand_index(state) != before or rules.result(state) is not None:
+            hands.append(current)
+            current = []
+    return hands, state
+
+
 def hand_positions(rules: Rules[Any], start: Any, actions: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """Every position of one finished hand. `start` is the state right after its deal."""
     first = rules.view(start, None)

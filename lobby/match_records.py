@@ -15,7 +15,7 @@ from django.core.cache import cache
 
 from games.core.fairness import commitment
 from games.engine import get_rules
-from games.replay import hand_positions
+from games.replay import finished_hands, hand_positions
 from lobby import selectors
 from lobby.errors import RoomNotFoundError
 from lobby.models import ActionRecord, Match, Room
@@ -38,17 +38,10 @@ def match_hands(match: Match) -> tuple[list[dict[str, Any]], Any]:
     state at the match's version. Replayed from the master seed through the checked
     `apply`, so a record is exactly what the server played."""
     rules = get_rules(match.game)
-    state = rules.new_match(match.players, match.options, seed=bytes(match.seed))
-    hands: list[dict[str, Any]] = []
-    current: list[list[Any]] = []
-    records = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
-    for seat, action in records.values_list("seat", "action"):
-        before = rules.hand_index(state)
-        state = rules.apply(state, action)
-        current.append([seat, action])
-        if rules.hand_index(state) != before or rules.result(state) is not None:
-            hands.append({"actions": current})
-            current = []
+    start = rules.new_match(match.players, match.options, seed=bytes(match.seed))
+    played = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
+    cut, state = finished_hands(rules, start, list(played.values_list("seat", "action")))
+    hands: list[dict[str, Any]] = [{"actions": actions} for actions in cut]
     revealed = rules.view(state, None).get("revealed", [])
     for number, hand in enumerate(hands):
         seed = revealed[number]

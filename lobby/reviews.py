@@ -27,7 +27,7 @@ from django.db import IntegrityError, close_old_connections, connections
 from games.ai.advice import HandToReview, review_hand
 from lobby import match_records, review_worker, selectors
 from lobby.errors import RoomNotFoundError, UnauthorizedError
-from lobby.models import Match, Review
+from lobby.models import ActionRecord, Match, Review
 from lobby.runtime import runtime
 from lobby.services import events
 
@@ -108,13 +108,13 @@ class Reviews:
 
 
 def hand_job(match_id: int, seat: int, hand: int) -> HandToReview:
-    """What `review_hand` needs of finished hand `hand`, from the match's record."""
-    match = Match.objects.select_related("room").get(pk=match_id)
-    record = match_records.match_record(match.room.code, match.number)
-    before = [pair for earlier in record["hands"][:hand] for pair in earlier["actions"]]
+    """What `review_hand` needs of finished hand `hand`: the match's rows as stored. The
+    worker replays them; this process, which serves play, only reads."""
+    match = Match.objects.get(pk=match_id)
+    played = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
     names = [str(s.get("name") or "") for s in match.seats or ()]
-    return HandToReview(match.game, match.players, match.options, bytes(match.seed), before,
-                        record["hands"][hand]["actions"], seat, hand, names)
+    return HandToReview(match.game, match.players, match.options, bytes(match.seed),
+                        [list(pair) for pair in played.values_list("seat", "action")], seat, hand, names)
 
 
 def review_get(code: str, number: int, seat: int, token: str | None) -> list[dict[str, Any]]:

@@ -78,10 +78,13 @@ async def test_load_generator_alternates_back_to_back_phases_with_both_targets_o
 def test_the_soaks_trend_after_its_warm_up_fits_only_the_later_readings() -> None:
     """Memory that fills its caches for ten minutes and then holds still grows over the whole
     phase, and not at all after the warm-up."""
-    readings = [(60.0 * minute, 200.0 + min(minute, 10) * 3 + (0.5 if minute % 2 else 0.0)) for minute in range(41)]
+    readings = [(60.0 * minute, 200.0 + min(minute, 10) * 3 + (0.5 if minute % 2 else 0.0))
+                for minute in range(41)]
     trend = load.rss_trend(readings, warmup=600)
     assert trend["slope_mib_per_hour"] > 20
     measured = trend["measured"]
-    assert measured["from_s"] == 600 and measured["readings"] == 31
-    assert abs(measured["slope_mib_per_hour"]) < 0.5 and abs(measured["growth_mib"]) <= measured["scatter_mib"]
+    assert measured["from_s"] == 600
+    assert measured["readings"] == 31
+    assert abs(measured["slope_mib_per_hour"]) < 0.5
+    assert abs(measured["growth_mib"]) <= measured["scatter_mib"]
     assert load.rss_trend(readings)["measured"] is None

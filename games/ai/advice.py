@@ -31,6 +31,7 @@ from games.core.actions import Action, normalise_action
 from games.core.protocol import Rules
 from games.core.tiles import Tile
 from games.engine import get_rules
+from games.replay import finished_hands
 
 #: The seed advice uses when the caller gives none.
 ADVICE_SEED = b"dominoes advice"
@@ -454,15 +455,16 @@ def _train_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
 @dataclass(frozen=True, slots=True)
 class HandToReview:
     """One seat's finished hand to review, as plain data (a worker process may run it): the
-    match's rules, its `master` seed, the earlier hands' `[seat, action]` pairs (`before`),
-    this hand's (`actions`), and the seats' names."""
+    match's rules, its `master` seed, the `[seat, action]` pairs of the match from its start
+    through at least the end of hand `hand` (`played`; later pairs are ignored), and the
+    seats' names. The hands are cut from `played` by the worker, so the server process that
+    queues a review only reads rows and never replays the match."""
 
     game: str
     players: int
     options: Mapping[str, Any]
     master: bytes
-    before: Sequence[Sequence[Any]]
-    actions: Sequence[Sequence[Any]]
+    played: Sequence[Sequence[Any]]
     seat: int
     hand: int
     names: Sequence[str] | None = None
@@ -473,14 +475,19 @@ def review_hand(job: HandToReview, *, seed: bytes = ADVICE_SEED) -> list[dict[st
 
     The match is dealt from its master seed and replayed through the checked `apply`. Each
     item is `{"hand", "move", "played", "best", "loss", "why", "unit"}`, `move` the index of
-    the action in the hand (the replay's position just before it).
+    the action in the hand (the replay's position just before it). A hand that `played` does
+    not finish is a `ValueError`.
     """
     rules = get_rules(job.game)
-    state = rules.new_match(job.players, dict(job.options), seed=job.master)
-    for _seat, action in job.before:
+    start = rules.new_match(job.players, dict(job.options), seed=job.master)
+    hands, _ = finished_hands(rules, start, job.played)
+    if not 0 <= job.hand < len(hands):
+        raise ValueError(f"hand {job.hand} is not among the {len(hands)} finished hands played")
+    state = start
+    for _seat, action in (pair for earlier in hands[:job.hand] for pair in earlier):
         state = rules.apply(state, action)
     out: list[dict[str, Any]] = []
-    for move, (mover, action) in enumerate(job.actions):
+    for move, (mover, action) in enumerate(hands[job.hand]):
         if mover == job.seat:
             view = rules.view(state, job.seat)
             if len(view.get("legal") or ()) > 1:

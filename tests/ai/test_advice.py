@@ -212,7 +212,7 @@ def test_a_hands_review_prices_each_choice_from_the_seats_view_then(game: str, p
         actions.append((mover, action))
         state = rules.advance(state, action)
     seat = 1
-    items = review_hand(HandToReview(game, players, {}, master, [], actions, seat, 0), seed=SEED)
+    items = review_hand(HandToReview(game, players, {}, master, actions, seat, 0), seed=SEED)
     replay = rules.new_match(players, {}, seed=master)
     choices: dict[int, dict[str, Any]] = {}
     for move, (mover, action) in enumerate(actions):
@@ -231,3 +231,19 @@ def test_a_hands_review_prices_each_choice_from_the_seats_view_then(game: str, p
             assert item["loss"] == 0
         hidden = named_tiles(item) - seen_tiles(view)
         assert not hidden, f"move {item['move']} names tiles the seat could not see: {sorted(hidden)}"
+
+
+def test_a_review_asks_for_a_finished_hand() -> None:
+    """The pairs of a hand still being played are no hand to review: the worker says so
+    rather than reviewing half a hand."""
+    rules = get_rules("draw")
+    master = bytes([9]) * 32
+    state = rules.new_match(2, {}, seed=master)
+    played: list[tuple[int, Any]] = []
+    for _ in range(3):
+        mover = rules.to_move(state)
+        action = rules.legal_actions(state)[0]
+        played.append((mover, action))
+        state = rules.apply(state, action)
+    with pytest.raises(ValueError, match="not among the 0 finished hands"):
+        review_hand(HandToReview("draw", 2, {}, master, played, 0, 0), seed=SEED)
