@@ -5,7 +5,8 @@ from that seat's view then, what the move played cost by Hard's estimate, and wh
 A hand is reviewed once it is over: when a move ends a hand, the hand is queued for every
 human seat of the match, and asking for a seat's review queues what is missing (an AI's
 seat, a hand a restarted process never got to). A process runs one review job at a time, on
-a thread of its own, and the search itself in a worker process of low priority, so the event
+a thread of its own, the reviews someone asked for before the hands queued as they ended,
+and the search itself in a worker process of low priority, so the event
 loop, the bots and the players' actions never wait for a review (nor share its interpreter
 lock), and at the idle scheduling policy (`lobby/review_worker.py`), so a review takes only
 processor time the server does not want. Each reviewed hand is kept in the database
@@ -15,6 +16,8 @@ processor time the server does not want. Each reviewed hand is kept in the datab
 from __future__ import annotations
 
 import concurrent.futures
+import heapq
+import itertools
 import logging
 import multiprocessing
 import threading
@@ -37,14 +40,27 @@ class Computing(Exception):
     """The review is being worked out: ask again (202)."""
 
 
+#: Queue order: a review someone asked for (a person is waiting) before hands queued as they ended.
+ASKED, AFTER_HAND = 0, 1
+Key = tuple[int, int, int]  # match id, seat, hand
+
+
 class Reviews:
-    """This process's review queue: one job at a time, each searched in one worker process."""
+    """This process's review queue: one job at a time on a thread of its own, each searched in
+    one worker process; the reviews someone asked for go first."""
 
     def __init__(self) -> None:
-        self.thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="lobby-review")
         self._worker: concurrent.futures.ProcessPoolExecutor | None = None
-        self._pending: set[tuple[int, int, int]] = set()
-        self._lock = threading.Lock()
+        #: Jobs by (priority, arrival, key); an entry whose priority its key no longer has
+        #: (asked for since it was queued) is skipped.
+        self._heap: list[tuple[int, int, Key]] = []
+        self._arrivals = itertools.count()
+        #: Each queued or running job's priority.
+        self._pending: dict[Key, int] = {}
+        self._running: Key | None = None
+        self._closing = False
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
         #: Finished hands seen per match in this process (the moves' signal).
         self.seen: dict[int, int] = {}
 
@@ -54,14 +70,44 @@ class Reviews:
         Hands queued as they end wait only while fewer than `LOBBY_REVIEW_BACKLOG` jobs do:
         on a server busier than its one review job can follow, the queue would otherwise grow
         for as long as the load lasts. A hand left out is reviewed when someone asks for it
-        (`asked`, always queued), so the cap costs that person a wait, never a review."""
-        with self._lock:
-            fresh = [h for h in hands if (match_id, seat, h) not in self._pending]
+        (`asked`: always queued, and ahead of every hand queued as it ended, so the person
+        asking waits for their own review only), so the cap costs that person a wait, never a
+        review."""
+        priority = ASKED if asked else AFTER_HAND
+        with self._changed:
+            if self._closing:
+                return
+            fresh = [h for h in hands if self._pending.get((match_id, seat, h), AFTER_HAND + 1) > priority
+                     and (match_id, seat, h) != self._running]
             if not asked:
                 fresh = fresh[:max(0, settings.LOBBY_REVIEW_BACKLOG - len(self._pending))]
-            self._pending.update((match_id, seat, h) for h in fresh)
-        for hand in fresh:
-            self.thread.submit(self._job, match_id, seat, hand)
+            for hand in fresh:
+                key = (match_id, seat, hand)
+                self._pending[key] = priority
+                heapq.heappush(self._heap, (priority, next(self._arrivals), key))
+            if fresh and self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="lobby-review", daemon=True)
+                self._thread.start()
+            self._changed.notify_all()
+
+    def _serve(self) -> None:
+        while True:
+            with self._changed:
+                while not self._closing and not self._heap:
+                    self._changed.wait()
+                if self._closing:
+                    return
+                priority, _, key = heapq.heappop(self._heap)
+                if self._pending.get(key) != priority:
+                    continue  # asked for since: its earlier entry went first
+                self._running = key
+            try:
+                self._job(*key)
+            finally:
+                with self._changed:
+                    self._pending.pop(key, None)
+                    self._running = None
+                    self._changed.notify_all()
 
     def _job(self, match_id: int, seat: int, hand: int) -> None:
         close_old_connections()
@@ -78,8 +124,6 @@ class Reviews:
         except Exception:
             logger.exception("the review of seat %s, hand %s of match %s failed", seat, hand, match_id)
         finally:
-            with self._lock:
-                self._pending.discard((match_id, seat, hand))
             connections.close_all()  # jobs are rare: no connection kept between them
 
     def worker(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -94,15 +138,18 @@ class Reviews:
 
     def wait_idle(self, timeout: float) -> bool:
         """Whether every queued job finished within `timeout` seconds (tests)."""
-        done = self.thread.submit(lambda: None)
-        try:
-            done.result(timeout)
-        except concurrent.futures.TimeoutError:
-            return False
-        return True
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._pending, timeout)
 
     def shutdown(self) -> None:
-        self.thread.shutdown(wait=True, cancel_futures=True)
+        """Drop what is queued, let the running job end, and stop the worker."""
+        with self._changed:
+            self._closing = True
+            self._heap.clear()
+            self._pending = {k: p for k, p in self._pending.items() if k == self._running}
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._thread.join()
         if self._worker is not None:
             self._worker.shutdown(wait=True, cancel_futures=True)
 

@@ -120,3 +120,28 @@ async def test_past_the_backlog_a_finished_hand_is_reviewed_when_asked_for(setti
     for table in tables:
         await table.close()
     assert await asyncio.to_thread(reviews().wait_idle, 30)
+
+
+async def test_a_review_someone_asks_for_goes_ahead_of_hands_queued_as_they_ended(settings: Any) -> None:
+    """The queue runs one job at a time; hands queued as they ended wait behind a review a
+    person asked for, so the replay page's review does not wait for the whole backlog."""
+    settings.LOBBY_REVIEW_AFTER_HAND = False  # this test queues by hand
+    code_a, _, tables_a = await started("draw")
+    code_b, _, tables_b = await started("draw")
+    await play_out(tables_a, random.Random(1))
+    await play_out(tables_b, random.Random(2))
+    first, second = await database_sync_to_async(
+        lambda: [Match.objects.get(room__code=c, number=0) for c in (code_a, code_b)])()
+    hands_a = len((await database_sync_to_async(get)(f"/api/rooms/{code_a}/matches/0/")).json()["hands"])
+    queue = reviews()
+    # The first job starts at once and holds the thread; the rest of match A's hands queue behind it.
+    queue.want(first.pk, 0, list(range(hands_a)))
+    queue.want(first.pk, 1, list(range(hands_a)))
+    queue.want(second.pk, 0, [0], asked=True)
+    assert await asyncio.to_thread(queue.wait_idle, 60)
+    done = await database_sync_to_async(
+        lambda: list(Review.objects.filter(match__in=[first, second]).order_by("pk").values_list("match", "seat")))()
+    assert len(done) == 2 * hands_a + 1
+    assert done.index((second.pk, 0)) <= 1, f"the asked-for review ran only after {done.index((second.pk, 0))} others"
+    for table in tables_a + tables_b:
+        await table.close()
