@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from typing import cast
 
 import pytest
 from packaging.markers import Marker
@@ -59,7 +60,7 @@ def pinned_for_ci(lock: dict[str, list[tuple[Version, Marker | None]]], name: st
 
 
 def project() -> dict[str, object]:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return cast(dict[str, object], tomllib.loads((ROOT / "pyproject.toml").read_text())["project"])
 
 
 @pytest.mark.parametrize("lock_name", ["requirements.lock", "requirements-dev.lock"])

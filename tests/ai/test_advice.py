@@ -166,6 +166,7 @@ def test_review_loss_is_zero_for_hards_move_and_hards_estimate_otherwise() -> No
     assert worse.best == advice.action and worse.loss >= 0 and worse.unit == "points"
     searched = {repr(normalise_action(a)): v for a, v in advice.estimates}
     if repr(normalise_action(other)) in searched:
+        assert advice.value is not None
         assert worse.loss == round(max(0.0, advice.value - searched[repr(normalise_action(other))]), 2)
 
 
@@ -242,6 +243,7 @@ def test_a_review_asks_for_a_finished_hand() -> None:
     played: list[tuple[int, Any]] = []
     for _ in range(3):
         mover = rules.to_move(state)
+        assert mover is not None
         action = rules.legal_actions(state)[0]
         played.append((mover, action))
         state = rules.apply(state, action)

@@ -54,6 +54,7 @@ def test_a_playout_that_reaches_a_small_endgame_takes_its_exact_result() -> None
     for g in range(40):
         for state in positions(rules, 4, {"partnership": True, "hand_size": 7}, b"block-late-%d" % g, steps=40):
             seat = rules.to_move(state)
+            assert seat is not None
             view = rules.view(state, seat)
             legal = [dict(a) for a in view["legal"]]
             if len(legal) < 2 or sum(view["hand_sizes"]) > 9:

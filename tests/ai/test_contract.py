@@ -48,7 +48,9 @@ def test_make_bot_refuses_unknown_game_and_level() -> None:
 def test_bot_refuses_a_view_where_its_seat_is_not_to_move(level: str) -> None:
     rules = rules_or_skip("draw")
     state = rules.new_match(players=2, options={}, seed=b"idle")
-    idle = 1 - rules.to_move(state)
+    mover = rules.to_move(state)
+    assert mover is not None
+    idle = 1 - mover
     with pytest.raises(ValueError, match="not to move"):
         make_bot("draw", level, seed=b"s").choose(rules.view(state, idle))
 

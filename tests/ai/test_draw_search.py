@@ -6,27 +6,28 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from games.ai import make_bot
 from games.ai.draw_search import (
-    LEFT_END,
-    RIGHT_END,
     DrawSearch,
     applies,
     endgame_values,
     hand_weights,
     opponent_hands,
 )
+from games.ai.fives_search import LEFT_END, RIGHT_END
 from games.ai.inference import hand_of, line_hidden_hands, unseen_tiles
-from games.ai.line import LINE_KIT, WEIGHTS
+from games.ai.line import LINE_KIT
 from games.ai.line_endgame import LOSS, SOLVED_POINTS, WIN, Endgame
 from games.ai.line_infer import Model, Play, SeatReading, mix, read_view, sample
 from games.ai.line_search import PLANS, Search
+from games.ai.line_weights import WEIGHTS
 from games.ai.sampling import sample_deal
 from games.core.tiles import Tile, full_set, make_tile
+from games.line.rules import LineRules
 
 from .support import engine_value, positions, rules_or_skip
 
@@ -35,7 +36,7 @@ def test_the_solver_finds_a_forced_win() -> None:
     """Ends 5 and 3; 5-6 on the left leaves the opponent (5-1, 2-2) nothing and goes out with
     the 6-6 and the 3-4; the 3-4 on the right lets the 5-1 block the hand with fewer pips."""
     rules = rules_or_skip("draw")
-    config = rules.configure(2, {})
+    config = cast(LineRules, rules).configure(2, {})
     grid = config.tiles.grid
     mine = (1 << grid[5][6]) | (1 << grid[6][6]) | (1 << grid[3][4])
     theirs = (1 << grid[1][5]) | (1 << grid[2][2])
@@ -52,6 +53,7 @@ def test_the_solver_agrees_with_the_engine_at_the_floor() -> None:
     for g in range(120):
         for state in positions(rules, 2, {}, b"draw-floor-%d" % g, steps=120):
             seat = rules.to_move(state)
+            assert seat is not None
             view = rules.view(state, seat)
             legal = rules.legal_actions(state)
             if not applies(view) or len(legal) < 2 or sum(view["hand_sizes"]) > 11:
@@ -127,6 +129,7 @@ def test_the_medium_playout_move_is_a_best_play_by_mediums_own_score() -> None:
             search = DrawSearch(rules, view, PLANS["draw"], WEIGHTS["draw"])
             hands, boneyard = sample_deal(view, search.hidden, search.unseen, random.Random(g))
             search.begin(hands, boneyard)
+            assert search.config is not None
             tiles = search.config.tiles
             moves = [(tiles.grid[a["tile"][0]][a["tile"][1]], LEFT_END if a["end"] == "left" else RIGHT_END)
                      for a in legal]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -11,6 +11,7 @@ from games.ai.fives_search import FivesSearch, move_points, open_total
 from games.ai.line_search import PLANS, Search
 from games.ai.line_weights import WEIGHTS
 from games.core.layout import END_INDEX
+from games.line.rules import LineRules
 
 from .support import positions, rules_or_skip
 
@@ -49,7 +50,7 @@ def test_the_points_a_playout_move_expects_are_the_points_the_engine_scores(
     players: int, options: dict[str, Any]
 ) -> None:
     """The points the playouts' greed counts for a play, without laying it, are the engine's."""
-    rules = rules_or_skip("allfives")
+    rules = cast(LineRules, rules_or_skip("allfives"))
     config = rules.configure(players, options)
     checked = 0
     for state in positions(rules, players, options, b"fives-points", steps=200):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.ai import kit_for
 from games.ai.inference import HiddenHand, line_hidden_hands, tile_of, unseen_tiles
 from games.ai.sampling import sample_deal
-from games.ai.trains import longest_chain
+from games.ai.trains_policy import longest_chain
 from games.core.tiles import full_set, make_tile
 
 from .support import CASES, case_id, fits, positions, rules_or_skip

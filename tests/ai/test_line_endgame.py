@@ -26,6 +26,7 @@ def test_every_play_is_valued_as_exhaustive_play_through_the_engine(
     for g in range(200):
         for state in positions(rules, players, options, b"block-end-%d" % g, steps=60):
             seat = rules.to_move(state)
+            assert seat is not None
             legal = rules.legal_actions(state)
             held = sum(h.bit_count() for h in state.hands)
             if len(legal) < 2 or held > most or legal[0]["type"] != "play" or "end" not in legal[0]:
@@ -49,10 +50,12 @@ def test_past_its_budget_the_solver_gives_up() -> None:
     for state in positions(rules, 4, {"partnership": True, "hand_size": 7}, b"block-big", steps=10):
         legal = rules.legal_actions(state)
         if len(legal) >= 2 and "end" in legal[0]:
-            solver = Endgame(rules, state.config, rules.to_move(state), budget=5)
+            mover = rules.to_move(state)
+            assert mover is not None
+            solver = Endgame(rules, state.config, mover, budget=5)
             a, b = legal[0]["tile"]
             with pytest.raises(OutOfBudget):
-                solver.play_value(state.hands, rules.to_move(state), state.config.tiles.grid[a][b],
+                solver.play_value(state.hands, mover, state.config.tiles.grid[a][b],
                                   legal[0]["end"], (state.layout.ends[0], state.layout.ends[1]))
             return
     raise AssertionError("no position met")

@@ -41,6 +41,7 @@ def test_the_board_follows_the_engine_through_random_playouts(
         hand = search.hand
         while rules.to_move(sampled) is not None and rules.hand_index(sampled) == hand:
             seat = rules.to_move(sampled)
+            assert seat is not None
             action = rng.choice(rules.legal_actions(sampled))
             board.apply(seat, action)
             sampled = rules.advance(sampled, action)
@@ -113,6 +114,7 @@ def test_the_playouts_medium_plays_as_medium_does() -> None:
         state = rules.new_match(players=2, options={}, seed=f"agree:{match}".encode())
         while rules.to_move(state) is not None and rules.hand_index(state) == 0:
             seat = rules.to_move(state)
+            assert seat is not None
             view = rules.view(state, seat)
             chosen = bots[seat].choose(view)
             legal = [dict(a) for a in view["legal"]]
@@ -144,6 +146,7 @@ def test_the_posterior_tells_a_random_opponent_from_a_medium_one(game: str) -> N
             state = rules.new_match(players=2, options={}, seed=f"posterior:{match}".encode())
             while rules.to_move(state) is not None and rules.hand_index(state) == 0:
                 seat = rules.to_move(state)
+                assert seat is not None
                 view = rules.view(state, seat)
                 if seat == 0 and len(view["legal"]) > 1:
                     search = Search(rules, view, plan, WEIGHTS[game])

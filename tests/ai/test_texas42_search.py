@@ -39,6 +39,7 @@ def medium_views(matches: int, *, seed: str = "t42") -> list[dict[str, Any]]:
         bots = [make_bot("texas42", "medium", seed=s) for s in range(4)]
         while rules.to_move(state) is not None and rules.hand_index(state) == 0:
             seat = rules.to_move(state)
+            assert seat is not None
             view = rules.view(state, seat)
             views.append(view)
             state = rules.apply(state, bots[seat].choose(view))
@@ -152,6 +153,7 @@ def test_the_auction_model_is_the_auction_medium_bids() -> None:
         order = [(shuffler + 1 + k) % 4 for k in range(4)]
         while rules.view(state, None)["phase"] == "bidding":
             seat = rules.to_move(state)
+            assert seat is not None
             state = rules.apply(state, bots[seat].choose(rules.view(state, seat)))
         high = rules.view(state, None).get("high_bid") if rules.hand_index(state) == 0 else None
         expected = None if high is None else (high["seat"], high["value"])
@@ -160,7 +162,7 @@ def test_the_auction_model_is_the_auction_medium_bids() -> None:
 
 def test_hard_takes_the_last_trick_it_needs() -> None:
     """Seat 0 bid 30, holds the 6-6 with sixes trumps, and needs the last trick's point."""
-    view = {
+    view: dict[str, Any] = {
         "seat": 0, "hand": [[6, 6], [0, 1]], "hand_sizes": [2, 2, 2, 2], "trump": 6, "bidder": 0,
         "leader": 0, "shuffler": 3, "points_taken": [29, 5], "options": {}, "scoring": "marks",
         "bids": [{"seat": 0, "bid": 30}, {"seat": 1, "pass": True}, {"seat": 2, "pass": True},

@@ -101,6 +101,7 @@ def test_a_match_with_every_house_rule_on_is_played_to_its_end_by_medium() -> No
     moves = 0
     while RULES.to_move(state) is not None:
         seat = RULES.to_move(state)
+        assert seat is not None
         state = RULES.apply(state, seated[seat].choose(RULES.view(state, seat)))
         moves += 1
     assert RULES.result(state) is not None and moves < 2000

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from games.ai import kit_for, make_bot
 from games.ai.sampling import sample_deal
 from games.ai.search import determinize
+from games.ai.trains_fast import TrainsState
 from games.ai.trains_policy import CHAIN_NODES, Planner, state_action
 from games.ai.trains_search import last_hand_view, playout
 from games.core.penalty_rules import redeal
@@ -53,7 +54,7 @@ def test_a_playout_scores_the_hand_as_the_engine_does() -> None:
     rng = random.Random(3)
     for state in medium_positions(4, b"score", 200)[::20]:
         view = last_hand_view(rules.view(state, state.turn))
-        deal = determinize(rules, kit, view, rng)
+        deal = cast(TrainsState, determinize(rules, kit, view, rng))
         first = rules.legal_actions(deal)[0]
         pips = playout(rules, deal, first)
         # The same moves through the engine to its own end of the hand.
@@ -114,7 +115,7 @@ def test_the_copys_playouts_are_the_engines() -> None:
     house = {"draw_until_play": True, "double_blank": 25}
     for players, seed, options in ((2, b"c2", {}), (4, b"c4", {}), (8, b"c8", {}), (3, b"cu", house)):
         for state in medium_positions(players, seed, 300, options)[::4]:
-            deal = determinize(rules, kit, last_hand_view(rules.view(state, state.turn)), rng)
+            deal = cast(TrainsState, determinize(rules, kit, last_hand_view(rules.view(state, state.turn)), rng))
             sim = TrainSim(deal)
             legal = rules.legal_actions(deal)
             assert [move_of(a, players) for a in legal] == sim.legal()

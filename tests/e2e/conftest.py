@@ -19,10 +19,14 @@ import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.lobby.procs import flush_redis_db, with_redis_db
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "frontend" / "static"
@@ -49,7 +53,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def browser():  # type: ignore[no-untyped-def]
+def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -61,7 +65,7 @@ def browser():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def page(browser):  # type: ignore[no-untyped-def]
+def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     yield pg
@@ -177,7 +181,7 @@ def _stop_embedded_redis(work: Path) -> None:
         os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
 
 
-def screenshot(page, name: str, full_page: bool = True) -> Path:  # type: ignore[no-untyped-def]
+def screenshot(page: Page, name: str, full_page: bool = True) -> Path:
     """Save a screenshot under tests/e2e/screenshots/ (git-ignored) for a look later: the whole
     page, or (`full_page=False`) just what the screen shows."""
     SCREENSHOTS.mkdir(exist_ok=True)

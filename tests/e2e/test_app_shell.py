@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from playwright.sync_api import expect
+from django.test import Client
+from playwright.sync_api import Browser, expect
 
 from frontend.icons import SIZES, draw, icon_path, png
 from lobby.services import room_create
@@ -34,7 +35,7 @@ def test_each_icon_is_the_picture_its_source_draws(size: int) -> None:
     assert data == png(draw(size)), "run python -m frontend.icons and commit the icons"
 
 
-def test_the_manifest_makes_the_site_installable(client) -> None:
+def test_the_manifest_makes_the_site_installable(client: Client) -> None:
     response = client.get("/manifest.webmanifest")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/manifest+json"
@@ -53,7 +54,7 @@ def test_the_manifest_makes_the_site_installable(client) -> None:
 
 
 @pytest.mark.django_db
-def test_every_page_links_the_manifest_and_the_worker_never_touches_the_api(client) -> None:
+def test_every_page_links_the_manifest_and_the_worker_never_touches_the_api(client: Client) -> None:
     room, _token = room_create("draw", 2, {}, "Ann")
     for path in ["/", f"/r/{room.code}", f"/r/{room.code}/tv", "/sheets/", "/sheets/line/", "/r/NOPE99"]:
         html = client.get(path).content.decode()
@@ -69,7 +70,7 @@ def test_every_page_links_the_manifest_and_the_worker_never_touches_the_api(clie
 
 
 @pytest.mark.e2e
-def test_a_room_page_reloaded_without_network_shows_its_shell_then_picks_the_game_up(browser, daphne_url) -> None:
+def test_a_room_page_reloaded_without_network_shows_its_shell_then_picks_the_game_up(browser: Browser, daphne_url: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()

@@ -58,7 +58,9 @@ def wait_for_a_turn(pages: list[Page]) -> Page:
     raise AssertionError("neither phone's turn came")
 
 
-def test_a_relative_joins_by_the_link_shown_the_host_arranges_and_both_play(phones, network_url) -> None:
+def test_a_relative_joins_by_the_link_shown_the_host_arranges_and_both_play(
+    phones: tuple[Page, Page], network_url: str
+) -> None:
     host, cousin = phones
     network = urlsplit(network_url)
     code = create_room(host, network_url, "draw", "Grandma", players=4, options={"partnership": "true"})

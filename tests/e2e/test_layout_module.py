@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 from games.engine import get_rules
 
@@ -36,7 +38,7 @@ def layouts(game: str, players: int, options: dict[str, object], count: int, see
      ("allfives", 4, {"set": 9})],
 )
 @pytest.mark.parametrize(("width", "height"), [(344, 300), (340, 520), (580, 230), (1000, 420)])
-def test_every_tile_is_placed_once_without_overlap(page, static_url, game, players, options, width, height) -> None:
+def test_every_tile_is_placed_once_without_overlap(page: Page, static_url: str, game: str, players: int, options: dict[str, Any], width: int, height: int) -> None:
     """The board boxes of phones held upright and turned, a tablet and a laptop."""
     page.goto(f"{static_url}/frontend/")
     samples = layouts(game, players, options, 10, seed=width + height)

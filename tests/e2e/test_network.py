@@ -7,7 +7,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.driver import TIMEOUT_MS, add_ai, create_room, start, view
@@ -22,7 +22,7 @@ def my_plays(page: Any) -> list[dict[str, Any]]:
     return [e for e in log if e.get("seat") == 0 and e.get("type") == "play"]
 
 
-def test_a_tap_made_into_a_silent_network_is_kept_and_applied_once_when_it_returns(browser, daphne_url) -> None:
+def test_a_tap_made_into_a_silent_network_is_kept_and_applied_once_when_it_returns(browser: Browser, daphne_url: str) -> None:
     port = urlsplit(daphne_url).port
     assert port is not None
     with relay_to(port) as relay:

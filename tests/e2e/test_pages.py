@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
+from playwright.sync_api import Browser, Page
 
 from frontend.rules_data import GAMES, SHEETS
 from lobby.services import room_create
 from tests.e2e.conftest import screenshot
 
 
-def test_mexican_train_sheet_has_thirteen_rounds_from_12_12_down_to_0_0(client) -> None:
+def test_mexican_train_sheet_has_thirteen_rounds_from_12_12_down_to_0_0(client: Client) -> None:
     html = client.get("/sheets/mexican_train/").content.decode()
     rounds = re.findall(r'<th scope="row">(\d+-\d+)</th>', html)
     assert rounds == [f"{n}-{n}" for n in range(12, -1, -1)]
@@ -20,7 +22,7 @@ def test_mexican_train_sheet_has_thirteen_rounds_from_12_12_down_to_0_0(client) 
 
 
 @pytest.mark.parametrize(("kind", "targets"), [("line", ["100", "61"]), ("allfives", ["250", "200"])])
-def test_blank_sheets_print_the_targets_of_the_rules_data(client, kind, targets) -> None:
+def test_blank_sheets_print_the_targets_of_the_rules_data(client: Client, kind: str, targets: list[str]) -> None:
     response = client.get(f"/sheets/{kind}/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -29,26 +31,26 @@ def test_blank_sheets_print_the_targets_of_the_rules_data(client, kind, targets)
     assert len(re.findall(r'<th scope="row">\d+</th>', html)) == len(SHEETS[kind]["rounds"])
 
 
-def test_unknown_sheet_is_a_404(client) -> None:
+def test_unknown_sheet_is_a_404(client: Client) -> None:
     assert client.get("/sheets/nothing/").status_code == 404
 
 
 @pytest.mark.django_db
-def test_room_page_carries_the_link_and_its_qr_code_as_inline_svg(client) -> None:
+def test_room_page_carries_the_link_and_its_qr_code_as_inline_svg(client: Client) -> None:
     room, _token = room_create("draw", 2, {}, "Ann")
     html = client.get(f"/r/{room.code}").content.decode()
     assert f"http://testserver/r/{room.code}" in html
     assert re.search(r"<svg[^>]*>.*QR code of the room link", html, re.S)
 
 
-def test_home_lists_every_game_of_the_rules_data(client) -> None:
+def test_home_lists_every_game_of_the_rules_data(client: Client) -> None:
     html = client.get("/").content.decode()
     for game in GAMES:
         assert f'value="{game["name"]}"' in html
 
 
 @pytest.mark.e2e
-def test_home_shows_each_contested_rule_with_its_sources_and_default(page, daphne_url) -> None:
+def test_home_shows_each_contested_rule_with_its_sources_and_default(page: Page, daphne_url: str) -> None:
     page.goto(f"{daphne_url}/")
     for game in GAMES:
         page.check(f"input[name=game][value={game['name']}]")
@@ -65,7 +67,7 @@ def test_home_shows_each_contested_rule_with_its_sources_and_default(page, daphn
 
 
 @pytest.mark.e2e
-def test_score_sheet_prints_without_the_site_header(page, daphne_url) -> None:
+def test_score_sheet_prints_without_the_site_header(page: Page, daphne_url: str) -> None:
     page.goto(f"{daphne_url}/sheets/mexican_train/")
     page.emulate_media(media="print")
     assert not page.locator("header.site").is_visible()
@@ -75,7 +77,7 @@ def test_score_sheet_prints_without_the_site_header(page, daphne_url) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("path", ["/r/zzzzzzzzzzzzzz", "/r/k7wq2", "/r/k7wq2mzr9xh4t%21"])
-def test_a_wrong_room_link_says_the_room_was_not_found_and_leads_home(browser, daphne_url, path) -> None:
+def test_a_wrong_room_link_says_the_room_was_not_found_and_leads_home(browser: Browser, daphne_url: str, path: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     answer = page.goto(f"{daphne_url}{path}")
@@ -91,7 +93,7 @@ def test_a_wrong_room_link_says_the_room_was_not_found_and_leads_home(browser, d
 
 
 @pytest.mark.e2e
-def test_the_form_offers_only_the_sets_that_seat_the_chosen_player_count(page, daphne_url) -> None:
+def test_the_form_offers_only_the_sets_that_seat_the_chosen_player_count(page: Page, daphne_url: str) -> None:
     page.goto(f"{daphne_url}/")
     page.check("input[name=game][value=chicken_foot]")
     offered = {}

@@ -8,7 +8,7 @@ import re
 import time
 from pathlib import Path
 
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.driver import TIMEOUT_MS, create_room, my_turn, start, take_turn, view
@@ -17,7 +17,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 HANDOFF = "#handoff:not([hidden])"
 
 
-def shots(page) -> None:  # type: ignore[no-untyped-def]
+def shots(page: Page) -> None:
     """The hand-off screen on the tablet and on a phone; into docs/ with DOCS_SCREENSHOTS=1."""
     for width, height in ((820, 1180), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
@@ -27,7 +27,7 @@ def shots(page) -> None:  # type: ignore[no-untyped-def]
     page.set_viewport_size({"width": 820, "height": 1180})
 
 
-def test_two_players_share_a_tablet_through_a_whole_hand(browser, daphne_url) -> None:
+def test_two_players_share_a_tablet_through_a_whole_hand(browser: Browser, daphne_url: str) -> None:
     context = browser.new_context(viewport={"width": 820, "height": 1180}, is_mobile=True, has_touch=True)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()

@@ -11,12 +11,12 @@ board and told in words. A screenshot of what the screen shows is saved for each
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.driver import (
@@ -82,8 +82,8 @@ LAST_PLAYED_BY_OTHER = """() => {
 
 
 @pytest.fixture
-def phones(browser: Any) -> Iterator[Any]:
-    made = []
+def phones(browser: Browser) -> Iterator[Callable[[int, int], Page]]:
+    made: list[BrowserContext] = []
 
     def make(width: int, height: int) -> Page:
         context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
@@ -164,7 +164,9 @@ def check_screen(page: Page, name: str, width: int, height: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "players", "options", "guest"), TABLES, ids=[t[0] for t in TABLES])
-def test_largest_table_fits_every_screen_with_touch(phones, daphne_url, game, players, options, guest) -> None:
+def test_largest_table_fits_every_screen_with_touch(
+    phones: Callable[[int, int], Page], daphne_url: str, game: str, players: int, options: dict[str, Any], guest: bool
+) -> None:
     host = phones(*PHONES[0])
     code = create_room(host, daphne_url, game, HOST, players=players, options=options)
     others = []
@@ -203,7 +205,7 @@ def test_largest_table_fits_every_screen_with_touch(phones, daphne_url, game, pl
         assert other.js_errors == []  # type: ignore[attr-defined]
 
 
-def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones, daphne_url) -> None:
+def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones: Callable[[int, int], Page], daphne_url: str) -> None:
     """The Mexican Train table on a phone: chat folds away with an unread count, the move list
     opens from the table, the board zooms, a tile is played by tapping it and then the
     highlighted end, tiles slide in within 250 ms and not at all with reduced motion."""

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.driver import TIMEOUT_MS, add_ai, create_room, play_until, start, view
@@ -22,7 +21,7 @@ READY = "() => !!(window.replay && window.replay.ready)"
 
 
 @pytest.fixture
-def phone(browser: Any) -> Iterator[Page]:
+def phone(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()

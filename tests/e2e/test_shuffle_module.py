@@ -6,6 +6,7 @@ import hashlib
 import hmac
 
 import pytest
+from playwright.sync_api import Page
 
 pytestmark = pytest.mark.e2e
 
@@ -30,12 +31,12 @@ def canonical(top: int) -> list[list[int]]:
 
 
 @pytest.fixture
-def module_page(page, static_url):  # type: ignore[no-untyped-def]
+def module_page(page: Page, static_url: str):  # type: ignore[no-untyped-def]
     page.goto(f"{static_url}/frontend/")
     return page
 
 
-def test_shuffle_reproduces_the_spec_test_vector(module_page) -> None:
+def test_shuffle_reproduces_the_spec_test_vector(module_page: Page) -> None:
     got = module_page.evaluate(
         """async () => {
             const m = await import('/frontend/js/shuffle.js');
@@ -48,7 +49,7 @@ def test_shuffle_reproduces_the_spec_test_vector(module_page) -> None:
 
 
 @pytest.mark.parametrize(("top", "engine"), [(6, None), (12, [12, 12]), (18, [5, 5])])
-def test_shuffle_matches_python_on_big_sets_and_without_the_engine(module_page, top, engine) -> None:
+def test_shuffle_matches_python_on_big_sets_and_without_the_engine(module_page: Page, top: int, engine: list[int] | None) -> None:
     seed = hashlib.sha256(f"seed-{top}".encode()).digest()
     tiles = [t for t in canonical(top) if t != engine]
     got = module_page.evaluate(
@@ -61,7 +62,7 @@ def test_shuffle_matches_python_on_big_sets_and_without_the_engine(module_page, 
     assert got == python_shuffle(seed, tiles)
 
 
-def test_verify_hand_accepts_a_true_deal_and_names_each_failure(module_page) -> None:
+def test_verify_hand_accepts_a_true_deal_and_names_each_failure(module_page: Page) -> None:
     seed = bytes(32)
     order = python_shuffle(seed, canonical(6))
     dealt = [sorted(order[k * 7:(k + 1) * 7]) for k in range(2)]
@@ -84,7 +85,7 @@ def test_verify_hand_accepts_a_true_deal_and_names_each_failure(module_page) -> 
     assert module_page.evaluate(script, swapped)["checks"]["deal"] is False
 
 
-def test_tiles_draw_one_pip_per_point_and_label_themselves(module_page) -> None:
+def test_tiles_draw_one_pip_per_point_and_label_themselves(module_page: Page) -> None:
     got = module_page.evaluate(
         """async () => {
             const t = await import('/frontend/js/tiles.js');

@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.driver import add_ai, create_room, my_turn, over, play_until, start, take_turn, version, view
 
 pytestmark = pytest.mark.e2e
 
+#: Opens a page in a new browser context: `make(width=1280, height=900)`.
+MakePage = Callable[..., Page]
+
 
 @pytest.fixture
-def context_factory(browser):  # type: ignore[no-untyped-def]
-    made = []
+def context_factory(browser: Browser) -> Iterator[MakePage]:
+    made: list[BrowserContext] = []
 
-    def make(width: int = 1280, height: int = 900):  # type: ignore[no-untyped-def]
+    def make(width: int = 1280, height: int = 900) -> Page:
         ctx = browser.new_context(viewport={"width": width, "height": height})
         made.append(ctx)
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.js_errors = errors  # type: ignore[attr-defined]
+        page.js_errors = errors  # type: ignore[attr-defined]  # Playwright's Page declares no such field
         return page
 
     yield make
@@ -28,7 +34,7 @@ def context_factory(browser):  # type: ignore[no-untyped-def]
         ctx.close()
 
 
-def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url, context_factory) -> None:
+def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     guest = context_factory()
     code = create_room(host, daphne_url, "draw", "Ann", players=4,
@@ -82,7 +88,7 @@ def test_partnership_draw_by_link_with_two_hard_ais_played_to_the_end(daphne_url
         assert page.locator("#scorepad thead th[data-hand]").count() == 0
 
 
-def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory) -> None:
+def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     create_room(host, daphne_url, "texas42", "Ann", options={"target_marks": "1"})
     for seat in (1, 2, 3):
@@ -116,7 +122,7 @@ def test_texas42_hand_with_bidding_trumps_and_tricks(daphne_url, context_factory
     screenshot(host, "table-texas42-over")
 
 
-def test_texas42_bidding_box_offers_only_legal_bids(daphne_url, context_factory) -> None:
+def test_texas42_bidding_box_offers_only_legal_bids(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     create_room(host, daphne_url, "texas42", "Ann")
     for seat in (1, 2, 3):
@@ -138,7 +144,7 @@ def test_texas42_bidding_box_offers_only_legal_bids(daphne_url, context_factory)
     assert view(watcher)["seat"] is None and "hand" not in view(watcher)
 
 
-def test_mexican_train_round_with_a_marker(daphne_url, context_factory) -> None:
+def test_mexican_train_round_with_a_marker(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     # Double-six keeps the round short and the boneyard small, so markers come quickly.
     create_room(host, daphne_url, "mexican_train", "Ann", players=3, tiles=6, options={"rounds": "4"})
@@ -165,7 +171,7 @@ def test_mexican_train_round_with_a_marker(daphne_url, context_factory) -> None:
     assert host.js_errors == []  # type: ignore[attr-defined]
 
 
-def test_reload_in_the_middle_of_a_hand_resumes_the_same_position(daphne_url, context_factory) -> None:
+def test_reload_in_the_middle_of_a_hand_resumes_the_same_position(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     create_room(host, daphne_url, "draw", "Ann", players=2)
     add_ai(host, 1)
@@ -194,7 +200,7 @@ def test_reload_in_the_middle_of_a_hand_resumes_the_same_position(daphne_url, co
 
 
 @pytest.mark.parametrize(("game", "players"), [("allfives", 2), ("texas42", 4), ("mexican_train", 2)])
-def test_phone_layout_fits_375_pixels(daphne_url, context_factory, game, players) -> None:
+def test_phone_layout_fits_375_pixels(daphne_url: str, context_factory: MakePage, game: str, players: int) -> None:
     phone = context_factory(375, 740)
     phone.goto(f"{daphne_url}/")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
@@ -214,7 +220,7 @@ def test_phone_layout_fits_375_pixels(daphne_url, context_factory, game, players
     screenshot(phone, f"phone-table-{game}")
 
 
-def test_table_talk_then_a_dropped_socket_reconnects_resyncs_and_says_so(daphne_url, context_factory) -> None:
+def test_table_talk_then_a_dropped_socket_reconnects_resyncs_and_says_so(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     guest = context_factory()
     code = create_room(host, daphne_url, "block", "Ann", players=2)
@@ -244,7 +250,7 @@ def test_table_talk_then_a_dropped_socket_reconnects_resyncs_and_says_so(daphne_
     assert view(back)["hand"] is not None
 
 
-def test_keyboard_alone_plays_a_tile_on_a_chosen_end(daphne_url, context_factory) -> None:
+def test_keyboard_alone_plays_a_tile_on_a_chosen_end(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     create_room(host, daphne_url, "draw", "Ann", players=2)
     add_ai(host, 1)
@@ -279,7 +285,7 @@ def test_keyboard_alone_plays_a_tile_on_a_chosen_end(daphne_url, context_factory
     assert played[-1]["tile"] == tile
 
 
-def test_chicken_foot_hand_with_arms_and_feet(daphne_url, context_factory) -> None:
+def test_chicken_foot_hand_with_arms_and_feet(daphne_url: str, context_factory: MakePage) -> None:
     host = context_factory()
     create_room(host, daphne_url, "chicken_foot", "Ann", players=3, options={"hand_size": "7"})
     add_ai(host, 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.engine.test_texas42_support import RULES, SIXES_DEAL, run, table
 
@@ -31,7 +32,7 @@ def plunged() -> Any:
     return run(state, "pass, pass")
 
 
-def test_a_plunge_is_said_in_words_and_the_partner_is_asked_to_name_trumps(page, static_url) -> None:
+def test_a_plunge_is_said_in_words_and_the_partner_is_asked_to_name_trumps(page: Page, static_url: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{static_url}/frontend/")
     state = plunged()
@@ -44,7 +45,7 @@ def test_a_plunge_is_said_in_words_and_the_partner_is_asked_to_name_trumps(page,
     assert "Plunge: 4 marks, partner names trumps" in bidding["controls"]
 
 
-def test_sevens_is_said_in_words(page, static_url) -> None:
+def test_sevens_is_said_in_words(page: Page, static_url: str) -> None:
     page.goto(f"{static_url}/frontend/")
     state = run(table(SIXES_DEAL, {"sevens": True}), "bid 42, pass, pass, pass, trump sevens")
     shown = page.evaluate(DRAW, [RULES.view(state, 1), 1])
@@ -53,7 +54,7 @@ def test_sevens_is_said_in_words(page, static_url) -> None:
     assert shown["why"].startswith("Sevens: play your tile closest to seven pips")
 
 
-def test_the_room_form_offers_nellos_choices_only_with_nello_on(page, daphne_url) -> None:
+def test_the_room_form_offers_nellos_choices_only_with_nello_on(page: Page, daphne_url: str) -> None:
     page.goto(f"{daphne_url}/")
     page.check("input[name=game][value=texas42]")
     assert page.locator("#opt-forced_bid").is_visible() and page.locator("#opt-all_pass").count() == 0

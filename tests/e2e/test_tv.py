@@ -136,7 +136,7 @@ def test_the_table_screen_shows_the_link_then_follows_the_match(browser: Any, da
         play_until(
             [host],
             lambda t=target: (
-                int(tv.evaluate("() => window.tv.moves")) >= t  # type: ignore[misc]
+                int(tv.evaluate("() => window.tv.moves")) >= t
                 or bool(tv.evaluate("() => !!window.tv.view?.match_over"))
             ),
         )

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.chicken_foot.state import FootState
-from games.core.tiles import full_set
+from games.core.protocol import Rules
+from games.core.tiles import Tile, full_set
 from games.engine import get_rules
 from tests.engine.penalty_support import (
     apply_checked,
@@ -22,7 +23,7 @@ from tests.engine.penalty_support import (
     rebuilt_from_a_placement,
 )
 
-RULES = get_rules("chicken_foot")
+RULES: Rules[FootState] = get_rules("chicken_foot")
 
 PRESETS: list[tuple[int, dict[str, object]]] = [
     (2, {}),
@@ -38,7 +39,7 @@ def _check_conservation(state: FootState) -> None:
     held = [t for h in state.hands for t in h] + list(state.boneyard)
     held += [t for b in state.branch_tiles for t in b]
     if state.led:
-        held.append((state.lead, state.lead))
+        held.append(Tile(state.lead, state.lead))
     assert Counter(held) == Counter(full_set(state.top))
 
 
@@ -133,4 +134,6 @@ def test_many_whole_matches_conserve_tiles_and_end(players: int, options: dict[s
         while RULES.to_move(state) is not None:
             _check_conservation(state)
             state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
-        assert RULES.result(state)["hands"] == state.top + 1
+        result = RULES.result(state)
+        assert result is not None
+        assert result["hands"] == state.top + 1

@@ -10,10 +10,11 @@ import pytest
 from games.chicken_foot.state import FootState
 from games.core.errors import IllegalAction
 from games.core.fairness import deal, hand_seed, shuffle
+from games.core.protocol import Rules
 from games.core.tiles import Tile, full_set, make_tile
 from games.engine import get_rules
 
-RULES = get_rules("chicken_foot")
+RULES: Rules[FootState] = get_rules("chicken_foot")
 
 
 def tiles(*pairs: tuple[int, int]) -> tuple[Tile, ...]:
@@ -215,10 +216,12 @@ def test_hand_k_is_led_by_the_next_double_down_and_the_lowest_total_wins() -> No
         if not state.led:
             leads.append(state.lead)
             holder = state.turn
+            assert holder is not None
             assert Tile(state.lead, state.lead) in state.hands[holder]
         state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
     assert leads == list(range(9, -1, -1))
     result = RULES.result(state)
+    assert result is not None
     view = RULES.view(state, 2)
     assert view["match_over"] is True and view["result"] == result
     assert result["hands"] == 10 and len(view["revealed"]) == 10

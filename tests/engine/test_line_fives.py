@@ -1,6 +1,8 @@
 """All Fives (Muggins): scoring the open ends, the spinner, rounding and the mid-hand target,
 with the worked examples of the rules documents."""
 
+from typing import Any
+
 import pytest
 
 from games.core.layout import EMPTY, end_total, lead_layout, place
@@ -8,7 +10,7 @@ from games.engine import get_rules
 from tests.engine.test_line_rules import act, p, play, position
 
 
-def scores_of(view):
+def scores_of(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [e for e in view["log"] if e["type"] == "score"]
 
 
@@ -37,7 +39,7 @@ def test_the_documents_worked_example_scores_ten_nothing_then_again() -> None:
     [((0, 5), None, 5), ((4, 6), None, 10), ((0, 5), (5, 5), 10), ((3, 6), (6, 6), 15),
      ((3, 4), None, 0), ((1, 6), (6, 6), 0)],
 )
-def test_the_scoring_table_of_open_ends(lead, second, score) -> None:
+def test_the_scoring_table_of_open_ends(lead: tuple[int, int], second: tuple[int, int] | None, score: int) -> None:
     hands = [[lead, (2, 2)], [second or (1, 1), (0, 0)]]
     rules, state = position("allfives", hands, to_move=0)
     state = rules.apply(state, p(lead))
@@ -118,6 +120,7 @@ def test_reaching_the_target_on_the_ends_ends_the_match_mid_hand() -> None:
     state = rules.apply(state, p((3, 4), "left"))
     assert rules.to_move(state) is None
     result = rules.result(state)
+    assert result is not None
     assert result["scores"] == [255, 100] and result["winner"] == 0
     last = rules.view(state, 1)["last_hand"]
     assert last["stopped"] is True and last["winner"] == 0

@@ -6,6 +6,8 @@ are JSON and hide what they must, `load(dump(s)) == s`, and the match ends.
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,11 +15,14 @@ from hypothesis import strategies as st
 
 from games.core.actions import normalise_action
 from games.core.errors import IllegalAction
+from games.core.protocol import Rules
 from games.core.tiles import full_set
 from games.engine import get_rules
 from games.line.moves import is_legal
 
-PRESETS = [
+Preset = tuple[str, int, dict[str, Any]]
+
+PRESETS: list[Preset] = [
     ("block", 2, {}),
     ("block", 3, {"scoring": "opponents"}),
     ("block", 4, {"partnership": True, "hand_size": 7}),
@@ -34,7 +39,7 @@ PRESETS = [
 ]
 
 
-def hidden_tiles(rules, state, seat):
+def hidden_tiles(rules: Rules[Any], state: Any, seat: int | None) -> list[tuple[int, ...]]:
     """Tiles the seat must not see: other hands and the boneyard."""
     dump = rules.dump(state)
     hidden = [tuple(t) for t in dump["boneyard"]]
@@ -44,7 +49,9 @@ def hidden_tiles(rules, state, seat):
     return hidden
 
 
-def play_match(game, players, options, seed, pick):
+def play_match(
+    game: str, players: int, options: dict[str, Any], seed: bytes, pick: Callable[[int], int]
+) -> tuple[Rules[Any], Any]:
     rules = get_rules(game)
     state = rules.new_match(players, options, seed=seed)
     steps = 0
@@ -52,6 +59,7 @@ def play_match(game, players, options, seed, pick):
         legal = rules.legal_actions(state)
         assert legal
         seat = rules.to_move(state)
+        assert seat is not None
         view = rules.view(state, seat)
         assert view["legal"] == legal
         assert rules.view(state, (seat + 1) % players)["legal"] == []
@@ -69,10 +77,11 @@ def play_match(game, players, options, seed, pick):
 
 
 @pytest.mark.parametrize(("game", "players", "options"), PRESETS)
-def test_random_matches_end_with_a_result(game, players, options) -> None:
+def test_random_matches_end_with_a_result(game: str, players: int, options: dict[str, Any]) -> None:
     rng = random.Random(7)
     rules, state = play_match(game, players, options, f"{game}{players}".encode(), rng.randrange)
     result = rules.result(state)
+    assert result is not None
     target = rules.view(state, 0)["options"]["target"]
     assert max(result["scores"]) >= target
     assert result["scores"] == rules.scores(state)
@@ -84,7 +93,7 @@ def test_random_matches_end_with_a_result(game, players, options) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.binary(min_size=1, max_size=8), preset=st.sampled_from(PRESETS), data=st.data())
-def test_views_never_show_hidden_tiles(seed, preset, data) -> None:
+def test_views_never_show_hidden_tiles(seed: bytes, preset: Preset, data: st.DataObject) -> None:
     game, players, options = preset
     rules = get_rules(game)
     state = rules.new_match(players, options, seed=seed)
@@ -112,9 +121,9 @@ def test_views_never_show_hidden_tiles(seed, preset, data) -> None:
         state = rules.apply(state, legal[data.draw(st.integers(0, len(legal) - 1))])
 
 
-def candidate_actions(top):
+def candidate_actions(top: int) -> list[dict[str, Any]]:
     """Every action shape a client could send: each tile on each end, lead form, draw, pass."""
-    out = [{"type": "draw"}, {"type": "pass"}, {"type": "end_turn"}, {"type": "bid", "value": 30}]
+    out: list[dict[str, Any]] = [{"type": "draw"}, {"type": "pass"}, {"type": "end_turn"}, {"type": "bid", "value": 30}]
     for tile in full_set(top):
         out.append({"type": "play", "tile": [tile.high, tile.low]})
         out += [{"type": "play", "tile": list(tile), "end": end} for end in ("left", "right", "up", "down", "x")]
@@ -123,7 +132,7 @@ def candidate_actions(top):
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.binary(min_size=1, max_size=8), preset=st.sampled_from(PRESETS), data=st.data())
-def test_every_action_either_applies_or_is_refused_without_change(seed, preset, data) -> None:
+def test_every_action_either_applies_or_is_refused_without_change(seed: bytes, preset: Preset, data: st.DataObject) -> None:
     game, players, options = preset
     rules = get_rules(game)
     state = rules.new_match(players, options, seed=seed)
@@ -169,7 +178,7 @@ def test_with_no_double_dealt_the_heaviest_tile_leads() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.binary(min_size=1, max_size=8), preset=st.sampled_from(PRESETS), data=st.data())
-def test_the_fast_legality_check_agrees_with_the_list_of_legal_actions(seed, preset, data) -> None:
+def test_the_fast_legality_check_agrees_with_the_list_of_legal_actions(seed: bytes, preset: Preset, data: st.DataObject) -> None:
     game, players, options = preset
     rules = get_rules(game)
     state = rules.new_match(players, options, seed=seed)

@@ -4,26 +4,33 @@ blocking, scoring, partnerships and the match target.
 Positions are set up by loading a crafted dump, so each test shows the exact hands it is about.
 """
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.core.actions import Action
 from games.core.errors import IllegalAction, MalformedAction
-from games.core.tiles import full_set
+from games.core.protocol import Rules
+from games.core.tiles import Tile, full_set
 from games.engine import get_rules
 from games.line.dealing import opening
 from games.line.tables import table
 
 
-def play(seat, tile, end=None):
+def play(seat: int, tile: Sequence[int], end: str | None = None) -> Action:
     event = {"type": "play", "seat": seat, "tile": sorted(tile)}
     if end is not None:
         event["end"] = end
     return event
 
 
-def position(game, hands, *, players=None, options=None, log=(), to_move=0, scores=None,
-             boneyard=None, lead=None):
+def position(game: str, hands: Sequence[Sequence[Sequence[int]]], *, players: int | None = None,
+             options: dict[str, Any] | None = None, log: Sequence[Action] = (), to_move: int = 0,
+             scores: list[int] | None = None, boneyard: Iterable[Sequence[int]] | None = None,
+             lead: list[int] | None = None) -> tuple[Rules[Any], Any]:
     """A state of `game` with the given hands and layout (the plays in `log`)."""
     rules = get_rules(game)
     players = players or len(hands)
@@ -48,13 +55,13 @@ def position(game, hands, *, players=None, options=None, log=(), to_move=0, scor
     return rules, rules.load(data)
 
 
-def act(rules, state, *actions):
+def act(rules: Rules[Any], state: Any, *actions: Action) -> Any:
     for action in actions:
         state = rules.apply(state, action)
     return state
 
 
-def p(tile, end=None):
+def p(tile: Sequence[int], end: str | None = None) -> Action:
     action = {"type": "play", "tile": list(tile)}
     if end is not None:
         action["end"] = end
@@ -72,7 +79,7 @@ PASS = {"type": "pass"}
     [("block", 2, 7), ("block", 3, 5), ("block", 4, 5), ("draw", 2, 7), ("draw", 3, 7),
      ("draw", 4, 6), ("allfives", 2, 7), ("allfives", 3, 5), ("allfives", 4, 5)],
 )
-def test_deal_follows_the_documents_tables_on_double_six(game, players, size) -> None:
+def test_deal_follows_the_documents_tables_on_double_six(game: str, players: int, size: int) -> None:
     rules = get_rules(game)
     state = rules.new_match(players, {}, seed=b"deal")
     view = rules.view(state, 0)
@@ -88,7 +95,7 @@ def test_deal_follows_the_documents_tables_on_double_six(game, players, size) ->
      ("allfives", 2, {}, 250), ("allfives", 3, {}, 200), ("allfives", 4, {"partnership": True}, 200),
      ("draw", 2, {"target": 150}, 150)],
 )
-def test_match_targets_default_by_players_and_partnership(game, players, options, target) -> None:
+def test_match_targets_default_by_players_and_partnership(game: str, players: int, options: dict[str, Any], target: int) -> None:
     rules = get_rules(game)
     assert rules.view(rules.new_match(players, options, seed=b"t"), None)["options"]["target"] == target
 
@@ -114,13 +121,13 @@ def test_deal_is_the_spec_deal_of_the_hand_seed() -> None:
      ({"double_blank": 25}, 2, "double_blank"), ({"round_to_five": "yes"}, 2, "round_to_five"),
      ({}, 5, "players"), ({"set": 9}, 7, "players"), ({}, 1, "players")],
 )
-def test_bad_options_raise_value_error_naming_the_option(options, players, name) -> None:
+def test_bad_options_raise_value_error_naming_the_option(options: dict[str, Any], players: int, name: str) -> None:
     with pytest.raises(ValueError, match=f"'{name}'"):
         get_rules("draw").new_match(players, options, seed=b"x")
 
 
 @pytest.mark.parametrize(("top", "players", "size"), [(9, 2, 9), (9, 6, 7), (12, 4, 12), (12, 8, 9), (12, 10, 7)])
-def test_larger_sets_seat_more_players(top, players, size) -> None:
+def test_larger_sets_seat_more_players(top: int, players: int, size: int) -> None:
     rules = get_rules("block")
     view = rules.view(rules.new_match(players, {"set": top}, seed=b"big"), None)
     assert view["hand_sizes"] == [size] * players
@@ -129,7 +136,7 @@ def test_larger_sets_seat_more_players(top, players, size) -> None:
 # The lead ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", [bytes([i]) for i in range(30)])
-def test_first_hand_is_led_by_the_highest_double_which_must_be_led(seed) -> None:
+def test_first_hand_is_led_by_the_highest_double_which_must_be_led(seed: bytes) -> None:
     rules = get_rules("block")
     state = rules.new_match(3, {}, seed=seed)
     dump = rules.dump(state)
@@ -143,10 +150,10 @@ def test_first_hand_is_led_by_the_highest_double_which_must_be_led(seed) -> None
 
 def test_without_a_double_the_heaviest_tile_leads_the_higher_end_breaking_ties() -> None:
     tiles = table(6)
-    hands = (tiles.mask([(2, 6), (0, 1)]), tiles.mask([(3, 5), (1, 2)]))
-    assert opening(tiles, hands, -1) == (0, tiles.index((2, 6)))
-    hands = (tiles.mask([(1, 2)]), tiles.mask([(3, 5), (0, 4)]))
-    assert opening(tiles, hands, -1) == (1, tiles.index((3, 5)))
+    hands = (tiles.mask([Tile(2, 6), Tile(0, 1)]), tiles.mask([Tile(3, 5), Tile(1, 2)]))
+    assert opening(tiles, hands, -1) == (0, tiles.index(Tile(2, 6)))
+    hands = (tiles.mask([Tile(1, 2)]), tiles.mask([Tile(3, 5), Tile(0, 4)]))
+    assert opening(tiles, hands, -1) == (1, tiles.index(Tile(3, 5)))
 
 
 def test_leading_another_tile_than_the_highest_double_is_refused() -> None:
@@ -254,7 +261,7 @@ def test_block_never_draws_a_seat_that_cannot_play_passes() -> None:
 
 # Ending a hand and scoring ---------------------------------------------------------------
 
-def blocked_position(game, scoring, double_blank=0):
+def blocked_position(game: str, scoring: str, double_blank: int = 0) -> tuple[Rules[Any], Any]:
     """Seat 0 blocks the line on 6 and 5 holding 3 pips; seat 1 is left with 12."""
     options = {"scoring": scoring, "double_blank": double_blank}
     if game == "draw":
@@ -266,7 +273,7 @@ def blocked_position(game, scoring, double_blank=0):
 
 @pytest.mark.parametrize("game", ["block", "draw"])
 @pytest.mark.parametrize(("scoring", "points"), [("pagat", 9), ("opponents", 12)])
-def test_blocked_hand_lowest_pips_win_pagat_subtracts_own(game, scoring, points) -> None:
+def test_blocked_hand_lowest_pips_win_pagat_subtracts_own(game: str, scoring: str, points: int) -> None:
     rules, state = blocked_position(game, scoring)
     state = rules.apply(state, p((5, 6), "left"))
     view = rules.view(state, 0)
@@ -347,7 +354,7 @@ def test_partnership_going_out_scores_both_opponents_pips() -> None:
 
 
 @pytest.mark.parametrize(("scoring", "points"), [("pagat", 14 - 4), ("opponents", 14)])
-def test_blocked_partnership_hand_goes_to_the_lighter_side(scoring, points) -> None:
+def test_blocked_partnership_hand_goes_to_the_lighter_side(scoring: str, points: int) -> None:
     hands = [[(5, 6), (0, 1)], [(4, 4)], [(0, 3)], [(2, 4)]]
     rules, state = position("block", hands, options={"partnership": True, "scoring": scoring},
                            log=[play(1, (5, 5))], to_move=0)

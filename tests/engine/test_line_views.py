@@ -3,11 +3,13 @@
 import hashlib
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core.protocol import Rules
 from games.core.tiles import Tile, full_set
 from games.engine import get_rules
 
@@ -15,11 +17,14 @@ COMMON_KEYS = {"game", "players", "seat", "options", "hand_sizes", "boneyard", "
                "scores", "teams", "hand_number", "commitment", "revealed", "last_hand", "match_over",
                "result", "ends", "layout"}
 
-CASES = [("block", 2, {}), ("draw", 2, {}), ("draw", 4, {"partnership": True}), ("draw", 3, {"spinner": True}),
-         ("allfives", 2, {}), ("allfives", 4, {"partnership": True}), ("block", 3, {"set": 9})]
+CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("block", 2, {}), ("draw", 2, {}), ("draw", 4, {"partnership": True}), ("draw", 3, {"spinner": True}),
+    ("allfives", 2, {}), ("allfives", 4, {"partnership": True}), ("block", 3, {"set": 9})]
 
 
-def random_state(game, players, options, seed, steps):
+def random_state(
+    game: str, players: int, options: dict[str, Any], seed: bytes, steps: int
+) -> tuple[Rules[Any], Any]:
     rules = get_rules(game)
     state = rules.new_match(players, options, seed=seed)
     rng = random.Random(seed)
@@ -30,7 +35,7 @@ def random_state(game, players, options, seed, steps):
     return rules, state
 
 
-def true_tiles(rules, state):
+def true_tiles(rules: Rules[Any], state: Any) -> tuple[list[list[Tile]], list[Tile]]:
     dump = rules.dump(state)
     hands = [[Tile(*t) for t in hand] for hand in dump["hands"]]
     return hands, [Tile(*t) for t in dump["boneyard"]]
@@ -80,7 +85,9 @@ def test_same_seed_and_actions_give_the_same_states() -> None:
 @settings(max_examples=30, deadline=None)
 @given(case=st.sampled_from(CASES), seed=st.binary(min_size=1, max_size=6), steps=st.integers(0, 60),
        viewer=st.integers(0, 3))
-def test_state_from_view_with_the_true_tiles_plays_like_the_real_state(case, seed, steps, viewer) -> None:
+def test_state_from_view_with_the_true_tiles_plays_like_the_real_state(
+    case: tuple[str, int, dict[str, Any]], seed: bytes, steps: int, viewer: int
+) -> None:
     game, players, options = case
     rules, state = random_state(game, players, options, seed, steps)
     if rules.to_move(state) is None:
@@ -153,7 +160,7 @@ def test_a_sample_that_blocks_the_line_ends_the_hand_at_the_first_pass() -> None
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
-def test_fan_out_views_equal_views_built_alone_and_own_their_top_level(game, players, options) -> None:
+def test_fan_out_views_equal_views_built_alone_and_own_their_top_level(game: str, players: int, options: dict[str, Any]) -> None:
     rules, state = random_state(game, players, options, b"fan-out", 12)
     seats = [*range(players), None]
     # Each view alone: of its own copy of the state, so nothing is shared with another seat's.

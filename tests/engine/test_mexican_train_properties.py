@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core.protocol import Rules
 from games.core.tiles import full_set
 from games.engine import get_rules
 from games.mexican_train.state import TrainState
@@ -22,7 +23,7 @@ from tests.engine.penalty_support import (
     rebuilt_from_a_placement,
 )
 
-RULES = get_rules("mexican_train")
+RULES: Rules[TrainState] = get_rules("mexican_train")
 
 PRESETS: list[tuple[int, dict[str, object]]] = [
     (2, {}),
@@ -186,4 +187,6 @@ def test_many_whole_matches_conserve_tiles_and_end(players: int, options: dict[s
         while RULES.to_move(state) is not None:
             _check_conservation(state)
             state = RULES.advance(state, rng.choice(RULES.legal_actions(state)))
-        assert RULES.result(state)["hands"] == state.rounds
+        result = RULES.result(state)
+        assert result is not None
+        assert result["hands"] == state.rounds

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from games.core.errors import IllegalAction
+from games.core.protocol import Rules
 from games.core.tiles import Tile, make_tile
 from games.engine import get_rules
 from games.mexican_train.state import TrainState
 
-RULES = get_rules("mexican_train")
+RULES: Rules[TrainState] = get_rules("mexican_train")
 
 
 def tiles(*pairs: tuple[int, int]) -> tuple[Tile, ...]:
@@ -28,7 +30,7 @@ def table(
     opened: bool = True,
     markers: tuple[bool, ...] | None = None,
     turn: int = 0,
-    **extra: object,
+    **extra: Any,
 ) -> TrainState:
     """A round-0 position with the given hands, boneyard and trains (engine 12 by default)."""
     state = RULES.new_match(players, options or {}, seed=b"scenario")
@@ -491,7 +493,7 @@ def test_double_blank_counts_twenty_five_or_fifty_only_with_the_option() -> None
 # Rounds ------------------------------------------------------------------------------------
 
 
-def _random_match(players: int, options: dict[str, object], seed: bytes) -> tuple[TrainState, list[dict]]:
+def _random_match(players: int, options: dict[str, object], seed: bytes) -> tuple[TrainState, list[dict[str, Any]]]:
     import random
 
     rng = random.Random(seed)
@@ -537,7 +539,9 @@ def test_thirteen_engines_from_double_twelve_down_each_opened_by_the_next_seat()
 def test_rounds_option_plays_from_the_highest_double_down() -> None:
     state, summaries = _random_match(3, {"set": 9, "rounds": 3}, b"three")
     assert [s["engine"] for s in summaries] == [[9, 9], [8, 8], [7, 7]]
-    assert RULES.result(state)["hands"] == 3
+    result = RULES.result(state)
+    assert result is not None
+    assert result["hands"] == 3
 
 
 def test_new_round_is_dealt_inside_the_same_action() -> None:

@@ -3,6 +3,8 @@ what the engine accepts."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games import options
@@ -35,7 +37,7 @@ from games.engine import get_rules, names
         ("chicken_foot", 3, {"opening_arms": "6"}, "opening_arms", "wrong_type"),
     ],
 )
-def test_a_refused_option_is_an_option_error_with_its_name_and_code(game, players, given, name, code) -> None:
+def test_a_refused_option_is_an_option_error_with_its_name_and_code(game: str, players: int, given: dict[str, Any], name: str, code: str) -> None:
     with pytest.raises(OptionError) as refused:
         get_rules(game).new_match(players, given, seed=bytes(32))
     assert (refused.value.option, refused.value.code) == (name, code)
@@ -56,7 +58,7 @@ def test_null_keeps_the_default() -> None:
 
 
 @pytest.mark.parametrize("game", names())
-def test_every_game_declares_its_options_once_with_what_the_form_needs(game) -> None:
+def test_every_game_declares_its_options_once_with_what_the_form_needs(game: str) -> None:
     described = options.describe(game, 2, 10)
     assert described["options"], game
     for opt in described["options"]:
@@ -68,7 +70,7 @@ def test_every_game_declares_its_options_once_with_what_the_form_needs(game) -> 
 
 
 @pytest.mark.parametrize("game", names())
-def test_each_combination_is_what_the_engine_accepts(game) -> None:
+def test_each_combination_is_what_the_engine_accepts(game: str) -> None:
     """Each combination's edges are accepted and one past them refused."""
     rules = get_rules(game)
     for combo in options.combinations(game, 2, 10):

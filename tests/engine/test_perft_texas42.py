@@ -31,7 +31,7 @@ def auction(trump: int | str, value: int = 30) -> list[dict[str, Any]]:
 
 #: Seat 1 of "perft-16" holds four doubles: it plunges, and its partner (seat 3) names trumps.
 HOUSE_RULES = {"plunge": True, "splash": True, "sevens": True, "nello": True}
-PLUNGE = [{"type": "bid", "value": 168, "contract": "plunge"}, {"type": "pass"}, {"type": "pass"},
+PLUNGE: list[dict[str, Any]] = [{"type": "bid", "value": 168, "contract": "plunge"}, {"type": "pass"}, {"type": "pass"},
           {"type": "pass"}]
 
 

@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from games.core.errors import IllegalAction
 from games.core.fairness import hand_seed
 from games.texas42.bidding import legal_bids
+from games.texas42.state import Texas42State
 
 from .test_texas42_support import RULES, SIXES_DEAL, run, table
 
 
-def bids_allowed(state: object) -> list[int]:
+def bids_allowed(state: Texas42State) -> list[int]:
     return [a["value"] for a in RULES.legal_actions(state) if a["type"] == "bid"]
 
 

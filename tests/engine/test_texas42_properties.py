@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.fairness import deal, hand_seed, shuffle
-from games.core.tiles import full_set, make_tile
+from games.core.tiles import Tile, full_set, make_tile
 from games.texas42.tricks import DOUBLES, legal_plays, trick_points, winning_index
 
 from .test_texas42_support import RULES
@@ -28,7 +28,7 @@ def test_seven_tricks_played_to_the_end_hold_exactly_42_points(seed: bytes, trum
     total = 0
     played = []
     for _ in range(7):
-        trick = []
+        trick: list[tuple[int, Tile]] = []
         for k in range(4):
             seat = (leader + k) % 4
             choice = rng.choice(legal_plays(held[seat], [t for _, t in trick], trump))

@@ -106,8 +106,10 @@ def test_marks_add_up_over_hands_and_the_match_ends_at_the_target() -> None:
 def test_points_target_ends_the_match_when_reached() -> None:
     state = run(table(SIXES_DEAL, {"target_points": 30}), MADE_IN_THREE)
     assert RULES.to_move(state) is None
-    assert RULES.result(state)["scores"] == [0, 30]
-    assert RULES.result(state)["scoring"] == "points"
+    result = RULES.result(state)
+    assert result is not None
+    assert result["scores"] == [0, 30]
+    assert result["scoring"] == "points"
 
 
 def test_nello_partner_sits_out_and_the_bidder_is_set_by_the_first_trick_won() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from games.core.fairness import commitment, hand_seed, shuffle
 from games.core.tiles import full_set, make_tile
+from games.texas42.state import Texas42State
 
 from .conformance_support import tiles_in
 from .test_texas42_support import RULES, SIXES_DEAL, run, table, tiles
@@ -68,7 +70,8 @@ def test_options_are_checked_and_name_the_option() -> None:
     ):
         with pytest.raises(ValueError, match=name):
             RULES.new_match(players=4, options=options, seed=b"x")
-    for players in (2, 3, 5, "4"):
+    bad_players: tuple[Any, ...] = (2, 3, 5, "4")  # "4": a string on purpose
+    for players in bad_players:
         with pytest.raises(ValueError, match="players"):
             RULES.new_match(players=players, options={}, seed=b"x")
     with pytest.raises(ValueError, match="seat"):
@@ -92,7 +95,9 @@ def test_dump_is_json_and_loads_back_equal_mid_hand() -> None:
     assert RULES.load(data) == state
 
 
-def random_point(seed: bytes, options: dict, steps: int) -> tuple[object, list[dict]]:
+def random_point(
+    seed: bytes, options: dict[str, Any], steps: int
+) -> tuple[Texas42State, list[dict[str, Any]]]:
     rng = random.Random(seed)
     state = RULES.new_match(players=4, options=options, seed=seed)
     trail = []
@@ -109,7 +114,7 @@ def random_point(seed: bytes, options: dict, steps: int) -> tuple[object, list[d
 @given(seed=st.binary(min_size=1, max_size=8), steps=st.integers(0, 120), variant=st.sampled_from(VARIANTS),
        viewer=st.sampled_from([0, 1, 2, 3, None]))
 def test_state_from_view_rebuilds_a_state_with_the_same_views_and_future(
-    seed: bytes, steps: int, variant: dict, viewer: int | None
+    seed: bytes, steps: int, variant: dict[str, Any], viewer: int | None
 ) -> None:
     state, _ = random_point(seed, variant, steps)
     hands = [[make_tile(*t) for t in RULES.view(state, k)["hand"]] for k in range(4)]

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
+from pytest_django.fixtures import Settings
 
 from lobby.runtime import runtime
 
@@ -29,7 +30,7 @@ def database_connections_closed(django_db_setup: None, django_db_blocker: object
 
 
 @pytest.fixture(autouse=True)
-def lobby_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
+def lobby_settings(settings: Settings) -> Iterator[None]:
     prefix = f"test:{uuid.uuid4().hex[:12]}:"
     settings.AI_MOVE_DELAY = 0
     settings.LOBBY_SWEEP_SECONDS = 0

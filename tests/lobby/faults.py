@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import websockets
+from websockets.typing import Origin
 
 from tests.lobby.procs import Daphne, Stores, daphne_group, open_stores, with_redis_db
 
@@ -90,7 +91,7 @@ class Socket:
         made = cls()
         query = f"?token={token}" if token else ""
         made.ws = await websockets.connect(
-            f"{server.ws_url}/ws/rooms/{code}/{query}", origin=server.url, open_timeout=WAIT, **options
+            f"{server.ws_url}/ws/rooms/{code}/{query}", origin=Origin(server.url), open_timeout=WAIT, **options
         )
         made.reader = asyncio.create_task(made._read())
         return made
@@ -108,7 +109,7 @@ class Socket:
                 self.close_reason = self.ws.close_reason or ""
             self.arrived.set()
 
-    async def until(self, done: Callable[[], Any], timeout: float = WAIT) -> Any:
+    async def until(self, done: Callable[..., Any], timeout: float = WAIT) -> Any:
         """Wait until `done()` is true (returning it); fail after `timeout`."""
         deadline = time.monotonic() + timeout
         while not (found := done()):

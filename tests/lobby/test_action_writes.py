@@ -52,7 +52,9 @@ def started_draw() -> tuple[str, int, list[Any]]:
     match_start(code, tokens[0])
     match = Match.objects.get(room__code=code)
     state = selectors.match_state(match)
-    return code, get_rules("draw").to_move(state), get_rules("draw").legal_actions(state)
+    seat = get_rules("draw").to_move(state)
+    assert seat is not None
+    return code, seat, get_rules("draw").legal_actions(state)
 
 
 def test_of_actions_racing_for_one_turn_exactly_one_is_applied() -> None:
@@ -80,7 +82,9 @@ def play_next(code: str, client_id: str) -> services.Ack:
     match = Match.objects.get(room__code=code)
     state = selectors.match_state(match)
     rules = get_rules("draw")
-    return services.action_submit(code, rules.to_move(state), rules.legal_actions(state)[0], client_id=client_id)
+    seat = rules.to_move(state)
+    assert seat is not None
+    return services.action_submit(code, seat, rules.legal_actions(state)[0], client_id=client_id)
 
 
 def test_the_action_log_has_one_index_leading_with_the_match_not_two() -> None:
@@ -120,6 +124,7 @@ def test_an_action_on_the_state_this_process_holds_reads_no_match_and_is_written
     assert runtime().states.held_get(code) is not None
     state = selectors.match_state(Match.objects.get(room__code=code))
     seat, action = get_rules("draw").to_move(state), get_rules("draw").legal_actions(state)[0]
+    assert seat is not None
     with CaptureQueriesContext(connection) as queries:
         ack = services.action_submit(code, seat, action, client_id="b", expected_version=1)
     assert ack == services.Ack(2, duplicate=False)
@@ -163,6 +168,7 @@ def test_an_id_resent_on_the_held_path_is_acknowledged_and_bound_to_its_action()
     state = selectors.match_state(match)
     rules = get_rules("draw")
     seat, legal = rules.to_move(state), rules.legal_actions(state)
+    assert seat is not None
     assert services.action_submit(code, seat, legal[0], client_id="x") == services.Ack(1, duplicate=False)
     held = runtime().states.held_get(code)
     assert held is not None and held.match.version == 1
@@ -172,6 +178,7 @@ def test_an_id_resent_on_the_held_path_is_acknowledged_and_bound_to_its_action()
         services.action_submit(code, seat, {"type": "not this"}, client_id="x")
     # The next seat's id reused at a later turn: the append's unique index refuses it.
     nxt = rules.to_move(selectors.match_state(Match.objects.get(room__code=code)))
+    assert nxt is not None
     stored = selectors.match_state(Match.objects.get(room__code=code))
     played = rules.legal_actions(stored)[0]
     assert services.action_submit(code, nxt, played, client_id="y").version == 2

@@ -6,10 +6,11 @@ One test per kind of refusal: the status, the media type, the shape, and the dat
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from lobby.models import Match, Room, Seat
 
@@ -25,10 +26,10 @@ def api(client: Client, method: str, path: str, body: Any = None, token: str | N
 PROBLEM = "application/problem+json"
 
 
-def problem(answer, status: int, code: str) -> dict:
+def problem(answer: Any, status: int, code: str) -> dict[str, Any]:
     assert answer.status_code == status, answer.content
     assert answer["Content-Type"] == PROBLEM
-    body = answer.json()
+    body: dict[str, Any] = answer.json()
     assert set(body) >= {"type", "title", "status", "detail", "code"}
     assert (body["type"], body["status"], body["code"]) == ("about:blank", status, code)
     assert body["title"] and body["detail"]
@@ -40,10 +41,10 @@ def rows() -> tuple[int, int, int]:
 
 
 @pytest.fixture
-def room(client: Client) -> dict:
+def room(client: Client) -> dict[str, Any]:
     made = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "Ann"})
     assert made.status_code == 201
-    return made.json()
+    return cast(dict[str, Any], made.json())
 
 
 @pytest.mark.parametrize(
@@ -51,56 +52,56 @@ def room(client: Client) -> dict:
     [("get", "/api/nothing/"), ("delete", "/api/rooms/abc/seats/null,null/"), ("post", "/api/rooms/x/y/z/"),
      ("get", "/api/rooms/abc/seats/-1/")],
 )
-def test_an_unknown_path_under_api_is_a_404_problem(client, method, path):
+def test_an_unknown_path_under_api_is_a_404_problem(client: Client, method: str, path: str) -> None:
     problem(getattr(client, method)(path), 404, "not_found")
     assert rows() == (0, 0, 0)
 
 
-def test_a_page_outside_api_keeps_its_html_404(client):
+def test_a_page_outside_api_keeps_its_html_404(client: Client) -> None:
     answer = client.get("/no/such/page/")
     assert answer.status_code == 404 and answer["Content-Type"].startswith("text/html")
 
 
-def test_an_unknown_room_and_a_seat_it_lacks_are_404_problems(client, room):
+def test_an_unknown_room_and_a_seat_it_lacks_are_404_problems(client: Client, room: dict[str, Any]) -> None:
     problem(client.get("/api/rooms/nosuchroom/"), 404, "not_found")
     before = rows()
     problem(api(client, "delete", f"/api/rooms/{room['code']}/seats/7/", token=room["token"]), 404, "not_found")
     assert rows() == before
 
 
-def test_a_wrong_method_is_a_405_problem_with_allow(client, room):
+def test_a_wrong_method_is_a_405_problem_with_allow(client: Client, room: dict[str, Any]) -> None:
     answer = client.put(f"/api/rooms/{room['code']}/", "{}", content_type="application/json")
     problem(answer, 405, "method_not_allowed")
     assert "PATCH" in answer["Allow"]
 
 
-def test_a_body_that_is_not_json_is_a_415_problem(client):
+def test_a_body_that_is_not_json_is_a_415_problem(client: Client) -> None:
     problem(client.post("/api/rooms/", "game=draw", content_type="application/x-www-form-urlencoded"),
             415, "unsupported_media_type")
     assert rows() == (0, 0, 0)
 
 
-def test_bad_json_is_a_400_malformed_problem(client):
+def test_bad_json_is_a_400_malformed_problem(client: Client) -> None:
     problem(client.post("/api/rooms/", "{nope", content_type="application/json"), 400, "malformed")
     assert rows() == (0, 0, 0)
 
 
-def test_a_body_too_large_is_a_413_problem(client, settings):
+def test_a_body_too_large_is_a_413_problem(client: Client, settings: Settings) -> None:
     body = json.dumps({"game": "draw", "players": 2, "name": "x" * (settings.HTTP_MAX_BODY + 10)})
     problem(client.post("/api/rooms/", body, content_type="application/json"), 413, "too_large")
     assert rows() == (0, 0, 0)
 
 
-def test_an_accept_without_json_is_a_406_problem(client):
+def test_an_accept_without_json_is_a_406_problem(client: Client) -> None:
     problem(client.get("/api/games/", HTTP_ACCEPT="text/html"), 406, "not_acceptable")
 
 
-def test_the_browser_accept_header_takes_json_and_problems(client):
+def test_the_browser_accept_header_takes_json_and_problems(client: Client) -> None:
     assert client.get("/api/games/", HTTP_ACCEPT="application/json, application/problem+json").status_code == 200
     problem(client.get("/api/nothing/", HTTP_ACCEPT="application/problem+json"), 404, "not_found")
 
 
-def test_throttled_is_a_429_problem_with_retry_after(settings):
+def test_throttled_is_a_429_problem_with_retry_after(settings: Settings) -> None:
     settings.LOBBY_THROTTLE_RATES = {"room_create": "1/minute", "seat_join": "1/minute"}
     client = Client(REMOTE_ADDR="10.0.0.29")
     from lobby.runtime import runtime
@@ -114,7 +115,7 @@ def test_throttled_is_a_429_problem_with_retry_after(settings):
     assert rows() == before
 
 
-def test_every_field_error_is_reported_at_once_with_field_and_code(client):
+def test_every_field_error_is_reported_at_once_with_field_and_code(client: Client) -> None:
     body = problem(api(client, "post", "/api/rooms/", {"game": "nope", "players": 3.0, "colour": 1}),
                    400, "invalid")
     found = {(e["field"], e["code"]) for e in body["errors"]}
@@ -124,7 +125,7 @@ def test_every_field_error_is_reported_at_once_with_field_and_code(client):
     assert rows() == (0, 0, 0)
 
 
-def test_every_option_error_is_reported_with_its_option(client):
+def test_every_option_error_is_reported_with_its_option(client: Client) -> None:
     body = problem(api(client, "post", "/api/rooms/", {
         "game": "draw", "players": 2, "name": "Ann", "options": {"set": 7, "colour": "red", "target": "x"}}),
         400, "invalid")
@@ -133,7 +134,7 @@ def test_every_option_error_is_reported_with_its_option(client):
     assert rows() == (0, 0, 0)
 
 
-def test_options_refused_together_name_the_option(client):
+def test_options_refused_together_name_the_option(client: Client) -> None:
     body = problem(api(client, "post", "/api/rooms/", {
         "game": "draw", "players": 3, "name": "Ann", "options": {"partnership": True}}), 400, "invalid")
     assert [(e["field"], e["code"]) for e in body["errors"]] == [("options.partnership", "does_not_fit")]
@@ -158,18 +159,18 @@ def test_options_refused_together_name_the_option(client):
         ({"options": [1]}, "options", "not_an_object"),
     ],
 )
-def test_no_field_is_coerced(client, body, field, code):
+def test_no_field_is_coerced(client: Client, body: dict[str, Any], field: str, code: str) -> None:
     answer = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "Ann", **body})
     assert (field, code) in {(e["field"], e["code"]) for e in problem(answer, 400, "invalid")["errors"]}
     assert rows() == (0, 0, 0)
 
 
-def test_a_name_is_trimmed_and_its_spaces_made_one(client):
+def test_a_name_is_trimmed_and_its_spaces_made_one(client: Client) -> None:
     made = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "  Ann   Lee "}).json()
     assert Seat.objects.get(room__code=made["code"], index=0).name == "Ann Lee"
 
 
-def test_a_missing_or_unknown_token_is_401_with_a_bearer_challenge(client, room):
+def test_a_missing_or_unknown_token_is_401_with_a_bearer_challenge(client: Client, room: dict[str, Any]) -> None:
     before = rows()
     for token in (None, "forged"):
         answer = api(client, "post", f"/api/rooms/{room['code']}/start/", token=token)
@@ -178,7 +179,7 @@ def test_a_missing_or_unknown_token_is_401_with_a_bearer_challenge(client, room)
     assert rows() == before
 
 
-def test_a_seat_that_may_not_do_this_is_403(client, room):
+def test_a_seat_that_may_not_do_this_is_403(client: Client, room: dict[str, Any]) -> None:
     bob = api(client, "post", f"/api/rooms/{room['code']}/seats/", {"name": "Bob"}).json()
     before = rows()
     problem(api(client, "patch", f"/api/rooms/{room['code']}/", {"players": 3}, bob["token"]), 403, "forbidden")
@@ -187,7 +188,7 @@ def test_a_seat_that_may_not_do_this_is_403(client, room):
     assert Room.objects.get(code=room["code"]).players == 2
 
 
-def test_a_state_that_refuses_it_is_a_409_problem(client, room):
+def test_a_state_that_refuses_it_is_a_409_problem(client: Client, room: dict[str, Any]) -> None:
     api(client, "post", f"/api/rooms/{room['code']}/seats/", {"name": "Bob"})
     before = rows()
     problem(api(client, "post", f"/api/rooms/{room['code']}/seats/", {"name": "Cy"}), 409, "conflict")
@@ -195,14 +196,14 @@ def test_a_state_that_refuses_it_is_a_409_problem(client, room):
     assert rows() == before
 
 
-def test_options_that_do_not_fit_the_room_are_a_409_naming_them(client, room):
+def test_options_that_do_not_fit_the_room_are_a_409_naming_them(client: Client, room: dict[str, Any]) -> None:
     body = problem(api(client, "patch", f"/api/rooms/{room['code']}/", {"options": {"colour": 1}},
                        room["token"]), 409, "conflict")
     assert body["errors"][0]["field"] == "options.colour"
     assert Room.objects.get(code=room["code"]).options == {}
 
 
-def test_the_schema_documents_every_refusal_as_a_problem(client):
+def test_the_schema_documents_every_refusal_as_a_problem(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path, item in schema["paths"].items():
         for method, op in item.items():

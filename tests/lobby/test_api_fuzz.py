@@ -70,7 +70,7 @@ def connections_kept(db: None) -> Iterator[None]:
 def room(db: None) -> dict[str, str]:
     """A draw room for three with its host and a second player seated."""
     client = Client()
-    made = api(client, "post", "/api/rooms/", {"game": "draw", "players": 3, "name": "Ann"}).json()
+    made: dict[str, str] = api(client, "post", "/api/rooms/", {"game": "draw", "players": 3, "name": "Ann"}).json()
     api(client, "post", f"/api/rooms/{made['code']}/seats/", {"name": "Bob"})
     return made
 

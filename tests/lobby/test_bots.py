@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from channels.db import database_sync_to_async
+from pytest_django.fixtures import Settings
 
 from games.engine import get_rules
 from lobby import bots, services
 from lobby.models import ActionRecord, Match
 from lobby.runtime import runtime
-from tests.lobby.helpers import Table, match_start_async, room_setup_async
+from tests.lobby.helpers import Table, db_async, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@database_sync_to_async
+@db_async
 def actors(code: str) -> list[tuple[int, str]]:
     return list(ActionRecord.objects.filter(match__room__code=code).values_list("seat", "actor"))
 
 
-@database_sync_to_async
+@db_async
 def match_of(code: str) -> Match:
     return Match.objects.get(room__code=code)
 
 
-async def test_a_dropped_player_gets_a_hard_ai_after_the_grace_period_and_the_seat_back_on_return():
+async def test_a_dropped_player_gets_a_hard_ai_after_the_grace_period_and_the_seat_back_on_return() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     await database_sync_to_async(services.room_update)(code, tokens[0], {"grace_seconds": 1})
     tables = [Table(code, tokens[0]), Table(code, tokens[1])]
@@ -58,9 +61,11 @@ async def test_a_dropped_player_gets_a_hard_ai_after_the_grace_period_and_the_se
         await back.quiet(0.1)
         await stayer.quiet(0.1)
         latest = back.latest_state()
+        assert latest is not None
         if latest["view"]["to_move"] == mover or latest["view"]["match_over"]:
             break
         turn = stayer.latest_state()
+        assert turn is not None
         await stayer.send({"type": "action", "id": f"x{turn['version']}", "action": turn["view"]["legal"][0]})
         await stayer.until("ack")
     before = (await match_of(code)).version
@@ -70,7 +75,7 @@ async def test_a_dropped_player_gets_a_hard_ai_after_the_grace_period_and_the_se
         await table.close()
 
 
-async def test_the_turn_timer_plays_a_default_move_for_a_seat_that_waits_too_long():
+async def test_the_turn_timer_plays_a_default_move_for_a_seat_that_waits_too_long() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     await database_sync_to_async(services.room_update)(code, tokens[0], {"turn_seconds": 1})
     tables = [Table(code, tokens[0]), Table(code, tokens[1])]
@@ -92,7 +97,7 @@ async def test_the_turn_timer_plays_a_default_move_for_a_seat_that_waits_too_lon
         await table.close()
 
 
-async def test_a_lost_ai_trigger_is_recovered_by_the_sweep_and_by_sync(settings):
+async def test_a_lost_ai_trigger_is_recovered_by_the_sweep_and_by_sync(settings: Settings) -> None:
     settings.AI_MOVE_DELAY = 3600
     code, tokens = await room_setup_async("draw", 2, {}, humans=1)
     human = Table(code, tokens[0])
@@ -109,6 +114,7 @@ async def test_a_lost_ai_trigger_is_recovered_by_the_sweep_and_by_sync(settings)
     runtime().scheduled.clear()
     settings.AI_MOVE_DELAY = 0
     assert await database_sync_to_async(bots.sweep)() == 1
+    moved: dict[str, Any] | None
     moved = await human.until("state")
     assert moved["version"] == state["version"] + 1
     settings.AI_MOVE_DELAY = 3600
@@ -134,7 +140,7 @@ async def test_a_lost_ai_trigger_is_recovered_by_the_sweep_and_by_sync(settings)
     await human.close()
 
 
-def test_ai_decisions_are_reproducible_from_the_match_seed():
+def test_ai_decisions_are_reproducible_from_the_match_seed() -> None:
     rules = get_rules("draw")
     state = rules.new_match(2, {}, seed=bytes(32))
     seat = rules.to_move(state)
@@ -147,7 +153,7 @@ def test_ai_decisions_are_reproducible_from_the_match_seed():
         assert first in view["legal"] or {**first, "tile": sorted(first["tile"])} in view["legal"]
 
 
-async def test_a_seat_whose_server_process_died_counts_as_gone_and_gets_its_stand_in():
+async def test_a_seat_whose_server_process_died_counts_as_gone_and_gets_its_stand_in() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     await database_sync_to_async(services.room_update)(code, tokens[0], {"grace_seconds": 0})
     live = Table(code, tokens[0])

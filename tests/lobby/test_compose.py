@@ -128,8 +128,13 @@ def environment_reads(source: str) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         key = environment_key(node)
-        is_wrapper_call = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
-        if key is None and is_wrapper_call and node.func.id in wrappers:
+        if (
+            key is None
+            and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.args
+            and node.func.id in wrappers
+        ):
             key = node.args[0]
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             names.add(key.value)
@@ -317,7 +322,7 @@ def front_service(services: dict[str, dict[str, Any]]) -> tuple[str, dict[str, A
     return published[0]
 
 
-def test_caddyfile_reader_reads_blocks_quotes_and_comments():
+def test_caddyfile_reader_reads_blocks_quotes_and_comments() -> None:
     root = caddy_parse(
         '# head\n{\n\temail "{$E}"\n}\n\n{$D} {\n\t@m not host a b  # why\n'
         "\treverse_proxy up:1 {\n\t\theader_down -Server\n\t}\n}\n"
@@ -332,7 +337,7 @@ def test_caddyfile_reader_reads_blocks_quotes_and_comments():
         caddy_parse("a {\n")
 
 
-def test_interpolation_follows_compose():
+def test_interpolation_follows_compose() -> None:
     env = {"SET": "v", "EMPTY": ""}
     assert interpolate("${SET:-d}/${EMPTY:-d}/${EMPTY-d}/${UNSET-d}/${UNSET}/$$x", env) == "v/d//d//$x"
     assert interpolate("https://${SET:?needed}", env) == "https://v"
@@ -342,7 +347,7 @@ def test_interpolation_follows_compose():
     assert interpolate("${EMPTY?needed}", env) == ""
 
 
-def test_environment_reader_finds_every_form_settings_use():
+def test_environment_reader_finds_every_form_settings_use() -> None:
     source = (
         "import os\nfrom os import environ\n"
         "A = os.environ.get('A', 'x')\nB = os.environ['B']\nC = os.getenv('C')\n"
@@ -354,12 +359,12 @@ def test_environment_reader_finds_every_form_settings_use():
     assert environment_reads(source) == {"A", "B", "C", "D", "E", "F", "H"}
 
 
-def test_settings_read_the_deployment_variables():
+def test_settings_read_the_deployment_variables() -> None:
     wanted = {"DATABASE_URL", "SECRET_KEY", "ALLOWED_HOSTS", "HOST", "PORT", "PUBLIC_URL", "VAR_DIR"}
     assert wanted <= settings_environment()
 
 
-def test_every_service_has_an_image_a_command_and_a_way_to_report_health():
+def test_every_service_has_an_image_a_command_and_a_way_to_report_health() -> None:
     services = load_services()
     assert services
     for name, service in services.items():
@@ -371,7 +376,7 @@ def test_every_service_has_an_image_a_command_and_a_way_to_report_health():
             assert test[0] in {"CMD", "CMD-SHELL"}, name
 
 
-def test_every_dependency_waits_on_health_of_a_service_that_reports_it():
+def test_every_dependency_waits_on_health_of_a_service_that_reports_it() -> None:
     services = load_services()
     for name, service in services.items():
         depends = service.get("depends_on", {})
@@ -386,7 +391,7 @@ def test_every_dependency_waits_on_health_of_a_service_that_reports_it():
                 assert is_one_shot(services[other]), f"{other} never completes"
 
 
-def test_project_services_get_environment_and_wait_for_their_stores():
+def test_project_services_get_environment_and_wait_for_their_stores() -> None:
     services = load_services()
     built = project_services(services)
     assert built
@@ -402,7 +407,7 @@ def test_project_services_get_environment_and_wait_for_their_stores():
         assert service["depends_on"][host.group(1)]["condition"] == "service_healthy"
 
 
-def test_web_services_get_exactly_the_variables_the_settings_read():
+def test_web_services_get_exactly_the_variables_the_settings_read() -> None:
     services = load_services()
     wanted = settings_environment()
     for name, service in project_services(services).items():
@@ -412,7 +417,7 @@ def test_web_services_get_exactly_the_variables_the_settings_read():
         )
 
 
-def test_two_daphne_processes_on_one_image_share_postgres_and_redis():
+def test_two_daphne_processes_on_one_image_share_postgres_and_redis() -> None:
     services = load_services()
     web = web_services(services)
     assert len(web) == 2
@@ -434,7 +439,7 @@ def test_two_daphne_processes_on_one_image_share_postgres_and_redis():
         assert f"127.0.0.1:{port}/" in probe, name
 
 
-def test_migrate_runs_once_before_any_web_process():
+def test_migrate_runs_once_before_any_web_process() -> None:
     services = load_services()
     migrate = [n for n, s in services.items() if command_words(s)[-3:-1] == ["manage.py", "migrate"]]
     assert len(migrate) == 1
@@ -445,7 +450,7 @@ def test_migrate_runs_once_before_any_web_process():
         assert services[name]["depends_on"][step]["condition"] == "service_completed_successfully"
 
 
-def test_haproxy_balances_both_web_processes_and_publishes_no_port():
+def test_haproxy_balances_both_web_processes_and_publishes_no_port() -> None:
     services = load_services()
     web = web_services(services)
     (proxy,) = (s for s in services.values() if "haproxy" in str(s.get("image", "")))
@@ -463,7 +468,7 @@ def test_haproxy_balances_both_web_processes_and_publishes_no_port():
         }
 
 
-def test_room_sockets_hash_on_the_room_code_consistently():
+def test_room_sockets_hash_on_the_room_code_consistently() -> None:
     sections = haproxy_sections()
     rooms = sections["backend rooms"]
     assert ["balance", "hash", "path,field(4,/)"] in rooms
@@ -475,13 +480,13 @@ def test_room_sockets_hash_on_the_room_code_consistently():
         assert path.split("/")[4 - 1] == "Kq3xZ9"
 
 
-def test_static_files_are_collected_into_the_image_and_served_by_whitenoise():
+def test_static_files_are_collected_into_the_image_and_served_by_whitenoise() -> None:
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     assert "collectstatic --noinput" in dockerfile
     assert "whitenoise.middleware.WhiteNoiseMiddleware" in SETTINGS.read_text()
 
 
-def test_health_probes_use_hosts_the_settings_allow():
+def test_health_probes_use_hosts_the_settings_allow() -> None:
     services = load_services()
     checks = [words for k, v in haproxy_sections().items() if k.startswith("backend ") for words in v]
     haproxy_hosts = [
@@ -496,7 +501,7 @@ def test_health_probes_use_hosts_the_settings_allow():
             assert host in allowed, (name, host)
 
 
-def test_every_named_volume_is_declared_and_every_mounted_file_exists():
+def test_every_named_volume_is_declared_and_every_mounted_file_exists() -> None:
     declared = declared_volumes()
     for name, service in load_services().items():
         for source, _target, _mode in volume_mounts(service):
@@ -506,7 +511,7 @@ def test_every_named_volume_is_declared_and_every_mounted_file_exists():
                 assert (ROOT / source).exists(), f"{name} mounts {source}, which does not exist"
 
 
-def test_the_processes_share_one_generated_secret_key():
+def test_the_processes_share_one_generated_secret_key() -> None:
     services = load_services()
     built = project_services(services)
     var_volumes = set()
@@ -530,7 +535,7 @@ def test_the_processes_share_one_generated_secret_key():
 # The TLS front ------------------------------------------------------------------------------
 
 
-def test_caddy_is_the_one_entry_point_on_80_and_443():
+def test_caddy_is_the_one_entry_point_on_80_and_443() -> None:
     _name, front = front_service(load_services())
     assert str(front["image"]).startswith("caddy:")
     # 443: HTTPS and WSS (and HTTP/3 over UDP); 80: the certificate authority's challenge
@@ -547,7 +552,7 @@ def test_caddy_is_the_one_entry_point_on_80_and_443():
     assert str(front.get("restart")) == "unless-stopped"
 
 
-def test_caddy_serves_the_domain_and_proxies_to_haproxy():
+def test_caddy_serves_the_domain_and_proxies_to_haproxy() -> None:
     services = load_services()
     _name, front = front_service(services)
     options, sites = caddy_sites()
@@ -569,7 +574,7 @@ def test_caddy_serves_the_domain_and_proxies_to_haproxy():
     assert not [node.words for node in nodes if node.words[:2] == ["header_up", "X-Forwarded-For"]]
 
 
-def test_caddy_compresses_and_keeps_browsers_on_https_except_on_localhost():
+def test_caddy_compresses_and_keeps_browsers_on_https_except_on_localhost() -> None:
     _options, (site,) = caddy_sites()
     (encode,) = site.find("encode")
     assert {"zstd", "gzip"} <= set(encode.words[1:])
@@ -583,7 +588,7 @@ def test_caddy_compresses_and_keeps_browsers_on_https_except_on_localhost():
     assert ["-Server"] in headers
 
 
-def test_web_processes_link_the_domain_over_https():
+def test_web_processes_link_the_domain_over_https() -> None:
     services = load_services()
     _name, front = front_service(services)
     for domain in (DOMAIN, "dominoes.example.net"):
@@ -643,7 +648,7 @@ def json_objects(value: Any) -> Iterator[dict[str, Any]]:
 
 @needs_caddy
 @pytest.mark.parametrize("domain", [DOMAIN, "localhost"])
-def test_caddy_adapts_and_validates_its_configuration(domain: str, tmp_path: Path):
+def test_caddy_adapts_and_validates_its_configuration(domain: str, tmp_path: Path) -> None:
     config = caddy_adapted(tmp_path, DOMAIN=domain)
     (server,) = config["apps"]["http"]["servers"].values()
     assert server["listen"] == [":443"]
@@ -668,7 +673,7 @@ def test_caddy_adapts_and_validates_its_configuration(domain: str, tmp_path: Pat
 
 
 @needs_caddy
-def test_caddy_registers_with_the_email_only_when_one_is_given(tmp_path: Path):
+def test_caddy_registers_with_the_email_only_when_one_is_given(tmp_path: Path) -> None:
     def emails(**env: str) -> list[str | None]:
         config = caddy_adapted(tmp_path, DOMAIN=DOMAIN, **env)
         return [o.get("email") for o in json_objects(config) if o.get("module") in {"acme", "zerossl"}]
@@ -679,7 +684,7 @@ def test_caddy_registers_with_the_email_only_when_one_is_given(tmp_path: Path):
 
 
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
-def test_haproxy_accepts_its_configuration():
+def test_haproxy_accepts_its_configuration() -> None:
     run = subprocess.run(
         ["haproxy", "-c", "-f", str(HAPROXY)], capture_output=True, text=True, timeout=30, check=False
     )
@@ -848,7 +853,7 @@ def straight_to_haproxy(port: int, headers: Mapping[str, str]) -> dict[str, Any]
 @needs_caddy
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
 @pytest.mark.parametrize("chain", [DOMAIN, "localhost"], indirect=True)
-def test_through_caddy_and_haproxy_daphne_sees_the_real_client(chain: Chain):
+def test_through_caddy_and_haproxy_daphne_sees_the_real_client(chain: Chain) -> None:
     status, headers, body = chain.get("/api/rooms/Kq3xZ9/", FORGED)
     assert status == 200
     seen = json.loads(body)

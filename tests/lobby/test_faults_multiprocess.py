@@ -57,7 +57,8 @@ def to_move(sockets: list[Socket]) -> tuple[Socket, dict[str, Any]]:
 
 async def act(sock: Socket, msg_id: str, action: dict[str, Any]) -> dict[str, Any]:
     await sock.send({"type": "action", "id": msg_id, "action": action})
-    return await sock.until(lambda: sock.reply(msg_id))
+    reply: dict[str, Any] = await sock.until(lambda: sock.reply(msg_id))
+    return reply
 
 
 async def reached(sockets: list[Socket], version: int) -> None:
@@ -65,7 +66,7 @@ async def reached(sockets: list[Socket], version: int) -> None:
         await sock.until(lambda sock=sock: (sock.latest("state") or {"version": -1})["version"] >= version)
 
 
-async def test_multiprocess_an_action_id_is_bound_to_its_action_on_either_process(group):
+async def test_multiprocess_an_action_id_is_bound_to_its_action_on_either_process(group: tuple[Stores, list[Daphne]]) -> None:
     _, procs = group
     code, tokens = await asyncio.to_thread(room_started, procs[0].url)
     sockets = await seated(procs, code, tokens)
@@ -111,7 +112,7 @@ async def test_multiprocess_an_action_id_is_bound_to_its_action_on_either_proces
             await sock.close()
 
 
-async def test_multiprocess_a_lone_surrogate_frame_is_refused_and_closing_lets_the_seat_go(group):
+async def test_multiprocess_a_lone_surrogate_frame_is_refused_and_closing_lets_the_seat_go(group: tuple[Stores, list[Daphne]]) -> None:
     _, procs = group
     code, tokens = await asyncio.to_thread(room_started, procs[1].url)
     sockets = await seated(procs, code, tokens)
@@ -158,7 +159,7 @@ async def admitted(server: Daphne, code: str, token: str | None = None) -> Socke
         await asyncio.sleep(0.05)
 
 
-async def test_multiprocess_spectators_and_sockets_past_their_caps_are_closed_with_their_codes(group):
+async def test_multiprocess_spectators_and_sockets_past_their_caps_are_closed_with_their_codes(group: tuple[Stores, list[Daphne]]) -> None:
     _, procs = group
     code, tokens = await asyncio.to_thread(room_started, procs[0].url)
     others = [(await asyncio.to_thread(room_started, procs[1].url))[0] for _ in range(3)]
@@ -169,8 +170,10 @@ async def test_multiprocess_spectators_and_sockets_past_their_caps_are_closed_wi
             opened.append(await admitted(procs[n % 2], code))
         extra = await Socket.open(procs[SPECTATOR_CAP % 2], code)
         assert await extra.closed() == 4409
-        assert extra.latest("error")["code"] == "conflict"
-        assert "spectators" in extra.latest("error")["message"]
+        error = extra.latest("error")
+        assert error is not None
+        assert error["code"] == "conflict"
+        assert "spectators" in error["message"]
         # A player still opens a seat, and a spectator gone frees a place.
         opened.append(await admitted(procs[1], code, tokens[0]))
         await opened.pop(0).close()
@@ -180,7 +183,9 @@ async def test_multiprocess_spectators_and_sockets_past_their_caps_are_closed_wi
             opened.append(await admitted(procs[len(opened) % 2], others[len(opened) % 3]))
         rotated = await Socket.open(procs[1], others[0], additional_headers={"X-Forwarded-For": "203.0.113.9"})
         assert await rotated.closed() == 4429
-        assert rotated.latest("error")["code"] == "rate_limited"
+        error = rotated.latest("error")
+        assert error is not None
+        assert error["code"] == "rate_limited"
         await opened.pop().close()
         opened.append(await admitted(procs[0], others[0]))
     finally:
@@ -188,7 +193,7 @@ async def test_multiprocess_spectators_and_sockets_past_their_caps_are_closed_wi
             await sock.close()
 
 
-async def test_multiprocess_a_sync_flood_is_refused_then_closed_while_the_players_play_on(group):
+async def test_multiprocess_a_sync_flood_is_refused_then_closed_while_the_players_play_on(group: tuple[Stores, list[Daphne]]) -> None:
     _, procs = group
     code, tokens = await asyncio.to_thread(room_started, procs[0].url)
     sockets = await seated(procs, code, tokens)
@@ -222,7 +227,7 @@ def creates(base: str, forwarded: list[str]) -> list[int]:
 
 
 @pytest.mark.parametrize("proxies", [0, 1])
-async def test_multiprocess_a_rotated_x_forwarded_for_never_escapes_the_throttle(group, proxies):
+async def test_multiprocess_a_rotated_x_forwarded_for_never_escapes_the_throttle(group: tuple[Stores, list[Daphne]], proxies: int) -> None:
     """No proxy trusted (`tasks.py serve`): the header is the client's own writing and the
     peer is counted. One proxy trusted (compose: haproxy writes the last entry): only that
     entry is counted, whatever the client wrote before it."""

@@ -14,13 +14,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
 from django.db.backends.signals import connection_created
 
 from lobby import consumers, selectors, socket_caps
 from lobby.hub import RoomHub
 from lobby.runtime import runtime, runtime_replace
-from tests.lobby.helpers import Table, match_start_async, room_setup_async
+from tests.lobby.helpers import Table, db_async, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,7 +62,8 @@ async def close_code(table: Table) -> int | None:
     while True:
         output = await table.ws.receive_output(timeout=10)
         if output["type"] == "websocket.close":
-            return output.get("code")
+            code: int | None = output.get("code")
+            return code
         if output.get("text"):
             table.frames.append(json.loads(output["text"]))
 
@@ -100,7 +100,7 @@ async def move(seats: list[Table], spectator: Table) -> int:
     return int(ack["version"])
 
 
-@database_sync_to_async
+@db_async
 def spectator_view(code: str) -> tuple[int, Any]:
     _room, _match, version, view = selectors.table_snapshot(code, None)
     return version, json.loads(json.dumps(view))

@@ -12,12 +12,12 @@ import json
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django.fixtures import Settings
 
 from lobby.models import ActionRecord, Match, Seat
-from tests.lobby.helpers import Table, match_start_async, room_setup_async
+from tests.lobby.helpers import Table, db_async, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,13 +57,13 @@ frames = st.one_of(
 payloads = frames.map(lambda text: ("text", text)) | st.binary(max_size=64).map(lambda raw: ("bytes", raw))
 
 
-@database_sync_to_async
+@db_async
 def stored(code: str) -> tuple[int, int]:
     match = Match.objects.get(room__code=code)
     return match.version, ActionRecord.objects.filter(match=match).count()
 
 
-@database_sync_to_async
+@db_async
 def seat_connected(code: str, index: int) -> bool:
     return bool(Seat.objects.get(room__code=code, index=index).channel)
 
@@ -78,7 +78,7 @@ async def answer(table: Table, kind: str, payload: Any) -> list[dict[str, Any]]:
     await table.ws.send_input({"type": "websocket.receive", "bytes" if kind == "bytes" else "text": payload})
     fence = f"fence-{next(_fences)}"
     await table.send({"type": "action", "id": fence})
-    replies = []
+    replies: list[dict[str, Any]] = []
     while True:
         frame = await table.next(timeout=10)
         if frame.get("id") == fence:
@@ -167,7 +167,7 @@ def settings_fixture(settings: Any) -> Any:
     return settings
 
 
-async def test_a_lone_surrogate_id_is_refused_and_the_seat_is_let_go_when_the_socket_closes():
+async def test_a_lone_surrogate_id_is_refused_and_the_seat_is_let_go_when_the_socket_closes() -> None:
     """The fault that was found: an id `"\\ud800"` closed the socket with 1011, its
     disconnect never ran and the seat stayed connected, so no stand-in ever came."""
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
@@ -189,7 +189,7 @@ async def test_a_lone_surrogate_id_is_refused_and_the_seat_is_let_go_when_the_so
     assert not await seat_connected(code, 0)
 
 
-async def test_a_rate_limited_or_oversized_frame_is_answered_with_its_id(settings):
+async def test_a_rate_limited_or_oversized_frame_is_answered_with_its_id(settings: Settings) -> None:
     settings.LOBBY_MESSAGE_RATE = 0.01
     settings.LOBBY_MESSAGE_BURST = 2
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.test import Client
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def positions(client: Client, code: str, hand: int, number: int = 0) -> dict[str, Any]:
     answer = api(client, "get", f"/api/rooms/{code}/matches/{number}/hands/{hand}/positions/")
     assert answer.status_code == 200, answer.content
-    return answer.json()
+    return cast(dict[str, Any], answer.json())
 
 
 def tiles(rows: list[list[list[int]]]) -> list[list[tuple[int, ...]]]:
@@ -30,7 +30,9 @@ def tiles(rows: list[list[list[int]]]) -> list[list[tuple[int, ...]]]:
 
 
 @pytest.mark.parametrize(("game", "players", "options"), TABLES, ids=[t[0] for t in TABLES])
-def test_every_position_of_every_finished_hand_replays_the_match_as_played(client, game, players, options):
+def test_every_position_of_every_finished_hand_replays_the_match_as_played(
+    client: Client, game: str, players: int, options: dict[str, Any]
+) -> None:
     code, tokens = room_setup(game, players, options, humans=players)
     match_start(code, tokens[0])
     mid = play(code, random.Random(f"{game}-p1"), hands=1)
@@ -85,7 +87,7 @@ def test_every_position_of_every_finished_hand_replays_the_match_as_played(clien
     assert {k: final[k] for k in last["shared"]} == last["shared"]
 
 
-def test_positions_of_a_room_match_or_hand_that_does_not_exist_are_404_as_json(client):
+def test_positions_of_a_room_match_or_hand_that_does_not_exist_are_404_as_json(client: Client) -> None:
     code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
     base = f"/api/rooms/{code}/matches"
     before = api(client, "get", f"{base}/0/hands/0/positions/")
@@ -100,7 +102,7 @@ def test_positions_of_a_room_match_or_hand_that_does_not_exist_are_404_as_json(c
         assert answer.json()["code"] == "not_found", path
 
 
-def test_the_replay_page_opens_for_a_room_and_its_short_link_leads_to_the_current_match(client):
+def test_the_replay_page_opens_for_a_room_and_its_short_link_leads_to_the_current_match(client: Client) -> None:
     code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
     page = client.get(f"/r/{code}/replay/0")
     assert page.status_code == 200

@@ -10,9 +10,11 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from config.hosting import HostingError, hosting, public_url_parse, serve_message
 from config.private_files import private_dir, private_file, secret_key
@@ -26,7 +28,7 @@ LAN = "192.168.1.20"
 # The settings derived from HOST, PORT, PUBLIC_URL -------------------------------------------
 
 
-def test_by_default_the_site_serves_every_interface_and_links_the_network_address():
+def test_by_default_the_site_serves_every_interface_and_links_the_network_address() -> None:
     site = hosting({}, addresses=[LAN, "10.8.0.3"])
     assert site.bind == "0.0.0.0" and site.port == 8000
     assert site.share_url == f"http://{LAN}:8000"
@@ -40,7 +42,7 @@ def test_by_default_the_site_serves_every_interface_and_links_the_network_addres
     assert "this computer only" in second and "http://127.0.0.1:8000/" in second
 
 
-def test_host_127_0_0_1_keeps_the_site_on_this_computer_and_its_link_on_loopback():
+def test_host_127_0_0_1_keeps_the_site_on_this_computer_and_its_link_on_loopback() -> None:
     site = hosting({"HOST": "127.0.0.1", "PORT": "9000"}, addresses=[LAN])
     assert site.loopback_only and site.addresses == ()
     assert site.share_url == "http://127.0.0.1:9000" and site.local_url is None
@@ -48,7 +50,7 @@ def test_host_127_0_0_1_keeps_the_site_on_this_computer_and_its_link_on_loopback
     assert "this computer only" in serve_message(site)
 
 
-def test_public_url_is_the_base_of_every_link_and_joins_the_allowed_hosts():
+def test_public_url_is_the_base_of_every_link_and_joins_the_allowed_hosts() -> None:
     site = hosting({"PUBLIC_URL": "https://Dominoes.Example.org/"}, addresses=[LAN])
     assert site.public_url == "https://dominoes.example.org"
     assert site.share_url == "https://dominoes.example.org"
@@ -70,7 +72,7 @@ def test_public_url_is_the_base_of_every_link_and_joins_the_allowed_hosts():
         "https://dominoes.example.org:99999",
     ],
 )
-def test_a_public_url_a_browser_could_not_open_as_the_site_root_is_refused(raw):
+def test_a_public_url_a_browser_could_not_open_as_the_site_root_is_refused(raw: str) -> None:
     with pytest.raises(HostingError, match="PUBLIC_URL"):
         public_url_parse(raw)
 
@@ -84,12 +86,12 @@ def test_a_public_url_a_browser_could_not_open_as_the_site_root_is_refused(raw):
         ({"ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS"),
     ],
 )
-def test_other_settings_that_cannot_work_say_which_and_why(env, word):
+def test_other_settings_that_cannot_work_say_which_and_why(env: dict[str, Any], word: str) -> None:
     with pytest.raises(HostingError, match=word):
         hosting(env, addresses=[LAN])
 
 
-def test_a_request_by_loopback_gets_the_network_address_with_its_port():
+def test_a_request_by_loopback_gets_the_network_address_with_its_port() -> None:
     site = hosting({}, addresses=[LAN])
     assert site.link_base("http", "localhost:8123") == f"http://{LAN}:8123"
     assert site.link_base("http", "127.0.0.1") == f"http://{LAN}"
@@ -100,7 +102,7 @@ def test_a_request_by_loopback_gets_the_network_address_with_its_port():
     assert private.link_base("http", "localhost:8000") == "http://localhost:8000"
 
 
-def test_the_machine_has_a_network_address_and_the_default_settings_accept_it():
+def test_the_machine_has_a_network_address_and_the_default_settings_accept_it() -> None:
     from django.conf import settings
 
     assert settings.HOSTING.addresses, "no non-loopback address found on this machine"
@@ -108,7 +110,7 @@ def test_the_machine_has_a_network_address_and_the_default_settings_accept_it():
     assert "*" not in settings.ALLOWED_HOSTS
 
 
-def test_serve_refuses_a_public_url_without_a_scheme_before_starting_anything():
+def test_serve_refuses_a_public_url_without_a_scheme_before_starting_anything() -> None:
     env = {**os.environ, "PUBLIC_URL": "dominoes.example.org"}
     run = subprocess.run(
         [sys.executable, "tasks.py", "serve"],
@@ -122,7 +124,7 @@ def test_serve_refuses_a_public_url_without_a_scheme_before_starting_anything():
 
 
 @pytest.mark.django_db
-def test_the_room_link_names_the_network_address_when_the_host_browses_by_localhost(client, settings):
+def test_the_room_link_names_the_network_address_when_the_host_browses_by_localhost(client: Client, settings: Settings) -> None:
     settings.HOSTING = hosting({}, addresses=[LAN])
     made = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "Ann"}, None)
     code = made.json()["code"]
@@ -132,13 +134,15 @@ def test_the_room_link_names_the_network_address_when_the_host_browses_by_localh
     ].startswith(f"http://{LAN}:8000/r/")
     html = local.get(f"/r/{code}").content.decode()
     assert f"http://{LAN}:8000/r/{code}" in html
-    assert "localhost" not in re.search(r'data-link="([^"]+)"', html).group(1)
+    link = re.search(r'data-link="([^"]+)"', html)
+    assert link is not None
+    assert "localhost" not in link.group(1)
     room = api(local, "get", f"/api/rooms/{code}/").json()
     assert room["url"] == f"http://{LAN}:8000/r/{code}"
 
 
 @pytest.mark.django_db
-def test_under_public_url_every_link_and_qr_code_names_it(client, settings):
+def test_under_public_url_every_link_and_qr_code_names_it(client: Client, settings: Settings) -> None:
     settings.HOSTING = hosting({"PUBLIC_URL": "https://dominoes.example.org"}, addresses=[LAN])
     made = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "Ann"}).json()
     assert made["url"] == f"https://dominoes.example.org/r/{made['code']}"
@@ -151,7 +155,7 @@ def test_under_public_url_every_link_and_qr_code_names_it(client, settings):
 
 
 @pytest.mark.django_db
-def test_room_codes_are_case_insensitive_in_the_page_and_the_api(client):
+def test_room_codes_are_case_insensitive_in_the_page_and_the_api(client: Client) -> None:
     made = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "Ann"}).json()
     code = made["code"]
     upper = code.upper()
@@ -171,7 +175,7 @@ def test_room_codes_are_case_insensitive_in_the_page_and_the_api(client):
     "path",
     ["/r/zzzzzzzzzzzzzz", "/r/k7wq2", "/r/k7wq2mzr9xh4t!", "/r/", "/r", "/r/a/b/c", "/r/k7wq%20mzr"],
 )
-def test_a_wrong_room_link_gets_a_friendly_404_page_that_leads_home(client, path):
+def test_a_wrong_room_link_gets_a_friendly_404_page_that_leads_home(client: Client, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 404
     html = response.content.decode()
@@ -181,13 +185,13 @@ def test_a_wrong_room_link_gets_a_friendly_404_page_that_leads_home(client, path
 
 
 @pytest.mark.django_db
-def test_a_truncated_link_to_a_real_room_is_not_found_either(client):
+def test_a_truncated_link_to_a_real_room_is_not_found_either(client: Client) -> None:
     code = api(client, "post", "/api/rooms/", {"game": "draw", "players": 2, "name": "Ann"}).json()["code"]
     assert client.get(f"/r/{code[:-1]}").status_code == 404
     assert Room.objects.count() == 1
 
 
-def test_other_wrong_pages_say_so_and_the_api_answers_json(client):
+def test_other_wrong_pages_say_so_and_the_api_answers_json(client: Client) -> None:
     page = client.get("/nothing-here/")
     assert page.status_code == 404 and "page was not found" in page.content.decode()
     api_answer = client.get("/api/nothing/")
@@ -198,7 +202,7 @@ def test_other_wrong_pages_say_so_and_the_api_answers_json(client):
 # Files under var/ ---------------------------------------------------------------------------
 
 
-def test_the_secret_key_is_made_once_and_readable_by_its_owner_only(tmp_path):
+def test_the_secret_key_is_made_once_and_readable_by_its_owner_only(tmp_path: Path) -> None:
     folder = private_dir(tmp_path / "var")
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     keys: list[str] = []
@@ -213,7 +217,7 @@ def test_the_secret_key_is_made_once_and_readable_by_its_owner_only(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["secret_key"]
 
 
-def test_an_existing_database_file_open_to_others_is_narrowed_to_its_owner(tmp_path):
+def test_an_existing_database_file_open_to_others_is_narrowed_to_its_owner(tmp_path: Path) -> None:
     database = tmp_path / "dominoes.sqlite3"
     database.write_bytes(b"")
     database.chmod(0o644)
@@ -223,7 +227,7 @@ def test_an_existing_database_file_open_to_others_is_narrowed_to_its_owner(tmp_p
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
 
 
-def test_a_fresh_var_folder_gets_a_private_key_and_database_from_the_settings(tmp_path):
+def test_a_fresh_var_folder_gets_a_private_key_and_database_from_the_settings(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
     env.update({"VAR_DIR": str(tmp_path / "var"), "REDIS_URL": env.get("REDIS_URL") or "redis://127.0.0.1:1/0"})
     code = (

@@ -55,7 +55,7 @@ bodies = st.one_of(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_no_body_gets_a_500_from_any_endpoint():
+def test_no_body_gets_a_500_from_any_endpoint() -> None:
     code, tokens = room_setup("draw", 2, {}, humans=1)
     paths = [
         ("post", "/api/rooms/"),
@@ -81,7 +81,7 @@ def test_no_body_gets_a_500_from_any_endpoint():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_big_body_is_413_and_a_deep_one_400_in_the_application_itself(client):
+def test_a_big_body_is_413_and_a_deep_one_400_in_the_application_itself(client: Client) -> None:
     big = json.dumps({"game": "draw", "players": 2, "name": "x" * settings.HTTP_MAX_BODY})
     answer = client.post("/api/rooms/", big, content_type="application/json")
     assert answer.status_code == 413 and answer.json()["code"] == "too_large"
@@ -132,7 +132,7 @@ def raw_request(port: int, head: bytes, chunks: list[bytes]) -> bytes:
     return answer
 
 
-async def test_multiprocess_oversized_and_deep_bodies_are_refused_by_the_real_server(server):
+async def test_multiprocess_oversized_and_deep_bodies_are_refused_by_the_real_server(server: Daphne) -> None:
     limit = 64 * 1024
     big = json.dumps({"game": "draw", "players": 2, "name": "x" * (3 * 1024 * 1024)}).encode()
     status, body, headers = await asyncio.to_thread(call, server.url, "POST", "/api/rooms/", raw=big)
@@ -178,7 +178,7 @@ def trickle(port: int, seconds: float) -> tuple[float, bytes]:
 
 
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
-async def test_multiprocess_headers_sent_a_byte_at_a_time_are_cut_off_by_the_proxy(group):
+async def test_multiprocess_headers_sent_a_byte_at_a_time_are_cut_off_by_the_proxy(group: tuple[Stores, list[Daphne]]) -> None:
     """The compose chain's proxy gives a client 10 s for its headers (deploy/haproxy.cfg);
     without it a client sending a byte now and then held a connection for ever."""
     stores, (one,) = group

@@ -15,12 +15,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.core.management import call_command
 from django.utils import timezone
+from pytest_django.fixtures import Settings
 
 from lobby import bots, services, state_cache
 from lobby.models import ActionRecord, Match, Room, Seat
 from lobby.runtime import runtime
 from lobby.services.expiry import rooms_idle
-from tests.lobby.helpers import Table, match_start_async, room_setup_async
+from tests.lobby.helpers import Table, db_async, match_start_async, room_setup_async
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PAUSE = 1.0
 
 
-@database_sync_to_async
+@db_async
 def version_of(code: str) -> int:
     return int(Match.objects.get(room__code=code).version)
 
@@ -38,7 +39,7 @@ async def idle(timeout: float) -> bool:
     return await asyncio.to_thread(runtime().background().wait_idle, timeout)
 
 
-@database_sync_to_async
+@db_async
 def idle_after_checks(code: str) -> int:
     """Every trigger a lost one is found again by (a check of the room, the sweep) has run
     and finished; returns how many rooms the sweep found a move could be due in."""
@@ -55,7 +56,7 @@ async def room_where(table: Table, done: Callable[[dict[str, Any]], bool], timeo
             return room
 
 
-async def test_a_match_every_player_left_pauses_and_resumes_when_one_comes_back(settings):
+async def test_a_match_every_player_left_pauses_and_resumes_when_one_comes_back(settings: Settings) -> None:
     settings.LOBBY_PAUSE_SECONDS = PAUSE
     # A few moves a second: some before the pause, never a whole match.
     settings.AI_MOVE_DELAY = 0.3
@@ -106,7 +107,7 @@ async def test_a_match_every_player_left_pauses_and_resumes_when_one_comes_back(
         await table.close()
 
 
-async def test_the_turn_clock_starts_again_when_a_paused_match_resumes(settings):
+async def test_the_turn_clock_starts_again_when_a_paused_match_resumes(settings: Settings) -> None:
     settings.LOBBY_PAUSE_SECONDS = 0.5
     turn = 2
     code, tokens = await room_setup_async("draw", 2, {}, humans=1, ai="easy")
@@ -145,7 +146,7 @@ async def test_the_turn_clock_starts_again_when_a_paused_match_resumes(settings)
         await table.close()
 
 
-@database_sync_to_async
+@db_async
 def room_rows(code: str) -> dict[str, int]:
     """How many rows of each kind the room has: itself, its seats, matches and actions."""
     return {
@@ -156,13 +157,13 @@ def room_rows(code: str) -> dict[str, int]:
     }
 
 
-@database_sync_to_async
+@db_async
 def until_idle(code: str, timeout: float = 10) -> None:
     """Wait until the room counts as idle, as the clock runs past its idle time."""
     wait_until(lambda: rooms_idle(timezone.now()).filter(code=code).exists(), f"room {code} to become idle", timeout)
 
 
-@database_sync_to_async
+@db_async
 def sweep_once() -> None:
     """`manage.py lobby_sweep --once`, in a process with no timer of its own pending, as the
     command's own process (it waits for what its round schedules)."""
@@ -170,7 +171,7 @@ def sweep_once() -> None:
     call_command("lobby_sweep", "--once", stdout=io.StringIO())
 
 
-async def test_rooms_idle_for_the_set_time_are_deleted_with_their_logs_by_the_periodic_sweep(settings):
+async def test_rooms_idle_for_the_set_time_are_deleted_with_their_logs_by_the_periodic_sweep(settings: Settings) -> None:
     settings.LOBBY_ROOM_IDLE_DAYS = 2 / 86400  # two seconds
     settings.LOBBY_PAUSE_SECONDS = 0.5
     # Left to its AI seat and a stand-in (no grace period), the match plays on until it

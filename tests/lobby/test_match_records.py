@@ -5,7 +5,7 @@ through the server."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.test import Client
@@ -43,6 +43,7 @@ def play(code: str, rng: random.Random, hands: int | None = None) -> Match:
         rules = get_rules(match.game)
         into_next = hands is not None and rules.hand_index(state) >= hands
         seat = rules.to_move(state)
+        assert seat is not None
         action = rng.choice(rules.view(state, seat)["legal"])
         services.action_submit(code, seat, action, client_id=f"a{match.version}")
 
@@ -50,7 +51,7 @@ def play(code: str, rng: random.Random, hands: int | None = None) -> Match:
 def record(client: Client, code: str, number: int = 0) -> dict[str, Any]:
     answer = api(client, "get", f"/api/rooms/{code.upper()}/matches/{number}/")
     assert answer.status_code == 200, answer.content
-    return answer.json()
+    return cast(dict[str, Any], answer.json())
 
 
 def dealt_by_seed(game: str, options: dict[str, Any], seed: str, dealt: list[list[list[int]]],
@@ -66,8 +67,8 @@ def dealt_by_seed(game: str, options: dict[str, Any], seed: str, dealt: list[lis
 
 @pytest.mark.parametrize(("game", "players", "options"), TABLES, ids=[t[0] for t in TABLES])
 def test_a_record_replays_to_the_state_the_server_played_and_holds_only_finished_hands(
-    client, game, players, options
-):
+    client: Client, game: str, players: int, options: dict[str, Any]
+) -> None:
     code, tokens = room_setup(game, players, options, humans=players)
     match_start(code, tokens[0])
     played = play(code, random.Random(f"{game}-1"), hands=2)
@@ -112,7 +113,7 @@ def test_a_record_replays_to_the_state_the_server_played_and_holds_only_finished
     assert rules.result(state) == full["result"]
 
 
-def test_a_record_names_the_seats_as_they_sat_for_that_match(client):
+def test_a_record_names_the_seats_as_they_sat_for_that_match(client: Client) -> None:
     code, tokens = room_setup("draw", 2, {"target": 1}, humans=2)
     match_start(code, tokens[0])
     play(code, random.Random(3))
@@ -123,7 +124,7 @@ def test_a_record_names_the_seats_as_they_sat_for_that_match(client):
     assert [s["name"] for s in record(client, code, 1)["seats"]] == ["P1", "P0"]
 
 
-def test_a_record_of_a_match_or_room_that_does_not_exist_is_404(client):
+def test_a_record_of_a_match_or_room_that_does_not_exist_is_404(client: Client) -> None:
     code, tokens = room_setup("draw", 2, {}, humans=2)
     assert api(client, "get", f"/api/rooms/{code}/matches/0/").status_code == 404
     match_start(code, tokens[0])

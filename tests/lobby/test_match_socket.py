@@ -88,9 +88,11 @@ async def play_match(
     for table in [*seats, spectator]:
         await table.quiet(0.1)
         assert verify_frames(table.frames, table.seat, rules, states) > 0
-        assert table.latest_state()["version"] == final_version
+        latest = table.latest_state()
+        assert latest is not None
+        assert latest["version"] == final_version
         version, view = await database_sync_to_async(selectors.seat_view_get)(code, table.seat)
-        assert (version, view) == (final_version, table.latest_state()["view"])
+        assert (version, view) == (final_version, latest["view"])
     assert all(f["view"]["result"] == finals[0]["view"]["result"] for f in finals)
     result = finals[0]["view"]["result"]
     if result is not None:
@@ -99,7 +101,7 @@ async def play_match(
         await table.close()
 
 
-async def test_partnership_draw_match_with_two_humans_and_two_ai_seats_plays_to_the_end():
+async def test_partnership_draw_match_with_two_humans_and_two_ai_seats_plays_to_the_end() -> None:
     await play_match("draw", 4, {"partnership": True}, humans=2, seed=20260805, ai="easy")
     match = await database_sync_to_async(Match.objects.get)()
     actors = await database_sync_to_async(
@@ -127,7 +129,7 @@ LONG = pytest.mark.slow
         pytest.param("mexican_train", 4, {}, None, marks=LONG),
     ],
 )
-async def test_no_frame_of_a_match_shows_another_seats_tile(game, players, options, until):
+async def test_no_frame_of_a_match_shows_another_seats_tile(game: str, players: int, options: dict[str, Any], until: int | None) -> None:
     from games.engine import get_rules
 
     try:
@@ -137,7 +139,7 @@ async def test_no_frame_of_a_match_shows_another_seats_tile(game, players, optio
     await play_match(game, players, options, humans=players, seed=7, until=until)
 
 
-async def test_a_rematch_streams_the_new_match_from_version_zero_with_the_same_seats():
+async def test_a_rematch_streams_the_new_match_from_version_zero_with_the_same_seats() -> None:
     from django.test import Client
 
     from tests.lobby.helpers import api
@@ -159,7 +161,7 @@ async def test_a_rematch_streams_the_new_match_from_version_zero_with_the_same_s
     await host.close()
 
 
-async def test_the_room_frames_of_a_start_a_match_end_and_a_rematch_show_the_room_as_stored():
+async def test_the_room_frames_of_a_start_a_match_end_and_a_rematch_show_the_room_as_stored() -> None:
     from django.test import Client
 
     from lobby import services
@@ -202,7 +204,7 @@ async def test_the_room_frames_of_a_start_a_match_end_and_a_rematch_show_the_roo
     await host.close()
 
 
-async def test_a_socket_is_never_sent_a_room_frame_older_than_one_it_has():
+async def test_a_socket_is_never_sent_a_room_frame_older_than_one_it_has() -> None:
     from lobby.runtime import runtime
 
     code, tokens = await room_setup_async("draw", 2, {}, humans=1, ai="easy")

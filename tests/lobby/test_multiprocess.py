@@ -18,10 +18,11 @@ import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.lobby.procs import LOAD_LIMITS, Daphne, Haproxy, Stores, daphne_group
 from tests.waiting import until
@@ -80,7 +81,7 @@ class Seat:
     async def connect(self, server: Daphne | Haproxy, code: str) -> None:
         await self.close()
         self.ws = await websockets.connect(
-            f"{server.ws_url}/ws/rooms/{code}/?token={self.token}", origin=server.url, open_timeout=WAIT
+            f"{server.ws_url}/ws/rooms/{code}/?token={self.token}", origin=Origin(server.url), open_timeout=WAIT
         )
         self.reader = asyncio.create_task(self.read(self.ws))
 
@@ -110,7 +111,7 @@ class Seat:
 
     @property
     def view(self) -> dict[str, Any]:
-        return self.states[-1]["view"]
+        return cast(dict[str, Any], self.states[-1]["view"])
 
     async def until(self, done: Any, timeout: float = WAIT) -> None:
         """Wait for `done()`, asking for `sync` when a message seems lost; fail after `timeout`."""
@@ -194,7 +195,7 @@ def assert_revealed_seeds_match_commitments(seat: Seat) -> None:
             assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitments[number]
 
 
-async def test_multiprocess_room_spanning_two_processes_plays_a_match_to_its_end(group):
+async def test_multiprocess_room_spanning_two_processes_plays_a_match_to_its_end(group: tuple[Stores, list[Daphne]]) -> None:
     _, servers = group
     code, tokens = await asyncio.to_thread(room_start, servers[0].url)
     seats = await seats_open(code, tokens, servers)
@@ -216,7 +217,7 @@ async def test_multiprocess_room_spanning_two_processes_plays_a_match_to_its_end
             await seat.close()
 
 
-async def test_multiprocess_sigkill_and_redis_flush_mid_match_lose_no_acknowledged_action(group):
+async def test_multiprocess_sigkill_and_redis_flush_mid_match_lose_no_acknowledged_action(group: tuple[Stores, list[Daphne]]) -> None:
     stores, servers = group
     code, tokens = await asyncio.to_thread(room_start, servers[1].url)
     seats = await seats_open(code, tokens, servers)
@@ -293,7 +294,7 @@ def logged(proxy: Haproxy, codes: list[str]) -> dict[str, set[str]] | None:
 
 
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
-async def test_multiprocess_haproxy_keeps_each_room_on_one_process_and_fails_over(group):
+async def test_multiprocess_haproxy_keeps_each_room_on_one_process_and_fails_over(group: tuple[Stores, list[Daphne]]) -> None:
     stores, servers = group
     names = {"web1": servers[0], "web2": servers[1]}
     proxy = Haproxy.start(stores.workdir, {name: server.port for name, server in names.items()})
@@ -312,6 +313,7 @@ async def test_multiprocess_haproxy_keeps_each_room_on_one_process_and_fails_ove
                 await seat.close()
         # haproxy logs a socket when it closes: wait for every room's.
         served = await until(lambda: logged(proxy, codes), "haproxy to log every room's sockets")
+        assert served is not None
         assert set(served) == set(codes)
         assert all(len(names_used) == 1 for names_used in served.values()), served
         assert "token=" not in proxy.log()

@@ -25,10 +25,11 @@ import signal
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.lobby.procs import LOAD_LIMITS, Daphne, Stores, daphne_group, open_stores
 
@@ -97,7 +98,7 @@ class Player:
     async def connect(self, server: Daphne, code: str) -> None:
         await self.close()
         self.ws = await websockets.connect(
-            f"{server.ws_url}/ws/rooms/{code}/?token={self.token}", origin=server.url, open_timeout=WAIT
+            f"{server.ws_url}/ws/rooms/{code}/?token={self.token}", origin=Origin(server.url), open_timeout=WAIT
         )
         self.reader = asyncio.create_task(self._read(self.ws))
 
@@ -129,13 +130,13 @@ class Player:
 
     @property
     def view(self) -> dict[str, Any]:
-        return self.states[-1]["view"]
+        return cast(dict[str, Any], self.states[-1]["view"])
 
     @property
     def room(self) -> dict[str, Any]:
         return self.rooms[-1]
 
-    async def until(self, done: Callable[[], bool], timeout: float = WAIT) -> None:
+    async def until(self, done: Callable[..., bool], timeout: float = WAIT) -> None:
         """Wait for `done()`, asking for `sync` when nothing came for a while (a message lost
         with a dropped connection); fail after `timeout`."""
         deadline = time.monotonic() + timeout
@@ -224,7 +225,7 @@ def room_get(server: Daphne, code: str) -> dict[str, Any]:
     return room
 
 
-async def test_multiprocess_a_flushed_or_restarted_redis_leaves_every_connected_player_their_seat(group):
+async def test_multiprocess_a_flushed_or_restarted_redis_leaves_every_connected_player_their_seat(group: tuple[Stores, list[Daphne]]) -> None:
     stores, servers = group
     code, players = await table_open(servers)
     rng = random.Random(31)
@@ -249,7 +250,7 @@ async def test_multiprocess_a_flushed_or_restarted_redis_leaves_every_connected_
             await player.close()
 
 
-async def test_multiprocess_the_seats_of_a_killed_process_count_as_away_within_the_presence_bound(group):
+async def test_multiprocess_the_seats_of_a_killed_process_count_as_away_within_the_presence_bound(group: tuple[Stores, list[Daphne]]) -> None:
     _, servers = group
     survivor, victim = servers
     code, players = await table_open(servers)
@@ -294,7 +295,7 @@ async def test_multiprocess_the_seats_of_a_killed_process_count_as_away_within_t
             victim.start()
 
 
-async def test_multiprocess_a_stalled_process_takes_its_seats_back_when_it_resumes(group):
+async def test_multiprocess_a_stalled_process_takes_its_seats_back_when_it_resumes(group: tuple[Stores, list[Daphne]]) -> None:
     _, servers = group
     stalled = servers[1]
     _, players = await table_open(servers)
@@ -318,7 +319,7 @@ async def test_multiprocess_a_stalled_process_takes_its_seats_back_when_it_resum
             await player.close()
 
 
-async def test_multiprocess_a_process_that_lost_redis_while_stalled_delivers_the_table_again(group):
+async def test_multiprocess_a_process_that_lost_redis_while_stalled_delivers_the_table_again(group: tuple[Stores, list[Daphne]]) -> None:
     """Frozen while its table plays on and while its connections to Redis are dropped (as
     Redis does to a subscriber that stops reading), a process resumes to find them gone: it
     connects again, and its players see every later move and play on."""

@@ -15,12 +15,12 @@ from channels.db import database_sync_to_async
 from lobby import bots, services
 from lobby.models import Seat
 from lobby.runtime import runtime
-from tests.lobby.helpers import Table, room_setup_async
+from tests.lobby.helpers import Table, db_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@database_sync_to_async
+@db_async
 def seat_channel(code: str, index: int) -> str:
     return str(Seat.objects.get(room__code=code, index=index).channel)
 
@@ -32,7 +32,7 @@ async def room_frame_where(table: Table, done: Callable[[dict[str, Any]], bool])
             return room
 
 
-async def test_a_socket_of_this_process_whose_close_was_never_recorded_is_closed_by_the_sweep():
+async def test_a_socket_of_this_process_whose_close_was_never_recorded_is_closed_by_the_sweep() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     watcher = Table(code, tokens[0])
     assert (await watcher.open())[0]
@@ -50,7 +50,7 @@ async def test_a_socket_of_this_process_whose_close_was_never_recorded_is_closed
     await watcher.close()
 
 
-async def test_a_seat_taken_for_away_while_its_socket_lives_here_is_bound_again_by_the_next_sweep():
+async def test_a_seat_taken_for_away_while_its_socket_lives_here_is_bound_again_by_the_next_sweep() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     watcher = Table(code, tokens[0])
     player = Table(code, tokens[1])

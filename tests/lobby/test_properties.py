@@ -36,7 +36,7 @@ frames = st.one_of(
 
 
 @given(frames)
-def test_any_frame_parses_to_a_message_or_a_malformed_error(text):
+def test_any_frame_parses_to_a_message_or_a_malformed_error(text: str) -> None:
     try:
         message = protocol.parse_inbound(text, 200)
     except protocol.InboundError as exc:
@@ -69,7 +69,7 @@ steps = st.lists(
 @given(steps)
 def test_every_submission_is_applied_once_or_refused_with_nothing_written(
     plan: list[tuple[int, Any, int | None]],
-):
+) -> None:
     room, host = services.room_create("draw", 2, {}, "Ann")
     services.seat_claim(room.code, "Bob")
     match = services.match_start(room.code, host)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
+from pytest_django.fixtures import DjangoAssertNumQueries, Settings
 
 from lobby import services
 from lobby.models import ActionRecord, Match, Room, Seat
@@ -17,13 +19,13 @@ pytestmark = pytest.mark.django_db
 CODE = re.compile(r"^[23456789abcdefghjkmnpqrstuvwxyz]{14}$")
 
 
-def create(client: Client, **overrides):
+def create(client: Client, **overrides: Any) -> Any:
     """POST a room; a draw for four in partnership unless overridden."""
     body = {"game": "draw", "players": 4, "options": {"partnership": True}, "name": "Ann", **overrides}
     return api(client, "post", "/api/rooms/", body)
 
 
-def test_create_answers_link_host_seat_and_a_token_stored_only_as_its_hash(client):
+def test_create_answers_link_host_seat_and_a_token_stored_only_as_its_hash(client: Client) -> None:
     made = create(client)
     assert made.status_code == 201
     body = made.json()
@@ -42,7 +44,7 @@ def test_create_answers_link_host_seat_and_a_token_stored_only_as_its_hash(clien
     assert body["token"] not in str(room)
 
 
-def test_room_codes_are_distinct_and_carry_at_least_60_random_bits():
+def test_room_codes_are_distinct_and_carry_at_least_60_random_bits() -> None:
     codes = {services.code_new() for _ in range(2000)}
     assert len(codes) == 2000
     assert services.CODE_LENGTH * len(services.CODE_ALPHABET).bit_length() > 60
@@ -59,7 +61,7 @@ def test_room_codes_are_distinct_and_carry_at_least_60_random_bits():
         ({"game": "chess"}, "game"),
     ],
 )
-def test_a_bad_option_is_a_400_that_names_it_and_creates_nothing(client, overrides, option):
+def test_a_bad_option_is_a_400_that_names_it_and_creates_nothing(client: Client, overrides: dict[str, Any], option: str) -> None:
     refused = create(client, **overrides)
     assert refused.status_code == 400
     assert refused.json()["code"] == "invalid"
@@ -70,14 +72,14 @@ def test_a_bad_option_is_a_400_that_names_it_and_creates_nothing(client, overrid
 
 
 @pytest.mark.parametrize(("body", "field"), [({"players": 11}, "players"), ({"name": ""}, "name")])
-def test_a_malformed_request_names_the_field(client, body, field):
+def test_a_malformed_request_names_the_field(client: Client, body: dict[str, Any], field: str) -> None:
     refused = create(client, **body)
     assert refused.status_code == 400
     assert refused.json()["code"] == "invalid"
     assert [e["field"] for e in refused.json()["errors"]] == [field]
 
 
-def test_join_takes_the_first_free_seat_then_the_room_is_full(client):
+def test_join_takes_the_first_free_seat_then_the_room_is_full(client: Client) -> None:
     made = create(client, players=2, options={}).json()
     joined = api(client, "post", f"/api/rooms/{made['code']}/seats/", {"name": "Bob"})
     assert joined.status_code == 201 and joined.json()["seat"] == 1 and joined.json()["token"]
@@ -87,7 +89,7 @@ def test_join_takes_the_first_free_seat_then_the_room_is_full(client):
     assert me["you"] == 1 and me["seats"][1]["name"] == "Bob"
 
 
-def test_ai_seats_need_the_host_token_and_can_be_removed(client):
+def test_ai_seats_need_the_host_token_and_can_be_removed(client: Client) -> None:
     made = create(client).json()
     code, host = made["code"], made["token"]
     bob = api(client, "post", f"/api/rooms/{code}/seats/", {"name": "Bob"}).json()
@@ -108,7 +110,7 @@ def test_ai_seats_need_the_host_token_and_can_be_removed(client):
     assert api(client, "get", f"/api/rooms/{code}/").json()["seats"][2]["free"]
 
 
-def test_host_kicks_a_player_and_a_player_may_leave_but_the_host_seat_stays(client):
+def test_host_kicks_a_player_and_a_player_may_leave_but_the_host_seat_stays(client: Client) -> None:
     made = create(client).json()
     code, host = made["code"], made["token"]
     path = f"/api/rooms/{code}/seats/"
@@ -126,7 +128,7 @@ def test_host_kicks_a_player_and_a_player_may_leave_but_the_host_seat_stays(clie
     ]
 
 
-def test_host_changes_options_and_players_before_the_start(client):
+def test_host_changes_options_and_players_before_the_start(client: Client) -> None:
     made = create(client).json()
     code, host = made["code"], made["token"]
     changed = api(client, "patch", f"/api/rooms/{code}/", {"players": 2, "options": {"target": 50}}, host)
@@ -139,7 +141,7 @@ def test_host_changes_options_and_players_before_the_start(client):
     assert Room.objects.get(code=code).options == {"target": 50}
 
 
-def test_start_needs_the_host_and_every_seat_filled_then_rematch_keeps_the_seats(client):
+def test_start_needs_the_host_and_every_seat_filled_then_rematch_keeps_the_seats(client: Client) -> None:
     made = create(client, players=2, options={"target": 1}).json()
     code, host = made["code"], made["token"]
     start = f"/api/rooms/{code}/start/"
@@ -184,7 +186,7 @@ def test_start_needs_the_host_and_every_seat_filled_then_rematch_keeps_the_seats
         ("post", "/api/rooms/{code}/start/", None),
     ],
 )
-def test_a_wrong_room_code_is_a_404_and_nothing_else(client, method, path, body):
+def test_a_wrong_room_code_is_a_404_and_nothing_else(client: Client, method: str, path: str, body: dict[str, Any] | None) -> None:
     create(client)
     missing = api(client, method, path.format(code="zzzzzzzzzzzzzz"), body)
     assert missing.status_code == 404
@@ -193,7 +195,7 @@ def test_a_wrong_room_code_is_a_404_and_nothing_else(client, method, path, body)
                               "detail": "no such room"}
 
 
-def test_room_creation_and_joins_are_throttled_per_address(client, settings):
+def test_room_creation_and_joins_are_throttled_per_address(client: Client, settings: Settings) -> None:
     settings.LOBBY_THROTTLE_RATES = {"room_create": "2/minute", "seat_join": "1/minute"}
     from django.core.cache import cache
 
@@ -209,7 +211,7 @@ def test_room_creation_and_joins_are_throttled_per_address(client, settings):
     cache.clear()
 
 
-def test_the_openapi_schema_describes_every_operation(client):
+def test_the_openapi_schema_describes_every_operation(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
     assert schema.status_code == 200
     text = schema.content.decode()
@@ -223,14 +225,14 @@ def test_the_openapi_schema_describes_every_operation(client):
     assert "bearer" in text
 
 
-def test_games_lists_the_engines_with_their_player_counts(client):
+def test_games_lists_the_engines_with_their_player_counts(client: Client) -> None:
     games = {g["name"]: g for g in client.get("/api/games/").json()}
     assert (games["draw"]["min_players"], games["draw"]["max_players"]) == (2, 10)
     assert [o["name"] for o in games["draw"]["options"]][:3] == ["set", "partnership", "hand_size"]
     assert games["texas42"]["min_players"] == games["texas42"]["max_players"] == 4
 
 
-def test_healthz_answers_ok_without_touching_the_database(client, django_assert_num_queries):
+def test_healthz_answers_ok_without_touching_the_database(client: Client, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     with django_assert_num_queries(0):
         answer = client.get("/healthz")
     assert answer.status_code == 200 and answer.content == b"ok\n"

@@ -27,7 +27,7 @@ def get(path: str, token: str | None = None) -> Any:
 
 async def play_out(tables: list[Table], rng: random.Random) -> None:
     """Random legal moves for every seat until the match is over."""
-    acted: dict[int, int] = {}
+    acted: dict[int | None, int] = {}
     while True:
         for table in tables:
             frame = table.latest_state()

@@ -14,7 +14,9 @@ from tests.lobby.helpers import Table, api, match_start_async, room_setup_async
 pytestmark = pytest.mark.django_db
 
 
-def table(client: Client, game: str = "draw", players: int = 4, options: dict[str, Any] | None = None):
+def table(
+    client: Client, game: str = "draw", players: int = 4, options: dict[str, Any] | None = None
+) -> tuple[str, str, str]:
     """A room with the host Ann in seat 0 and Bob in seat 1; returns code and both tokens."""
     body = {"game": game, "players": players, "options": options or {}, "name": "Ann"}
     made = api(client, "post", "/api/rooms/", body).json()
@@ -28,11 +30,11 @@ def seats(client: Client, code: str) -> list[tuple[str, str | None]]:
     return [(s["name"], s["ai"]) for s in room["seats"]]
 
 
-def patch_seat(client: Client, code: str, seat: int, body: Any, token: str | None):
+def patch_seat(client: Client, code: str, seat: int, body: Any, token: str | None) -> Any:
     return api(client, "patch", f"/api/rooms/{code}/seats/{seat}/", body, token)
 
 
-def test_the_host_swaps_two_players_and_the_teams_follow_the_seats(client):
+def test_the_host_swaps_two_players_and_the_teams_follow_the_seats(client: Client) -> None:
     code, host, bob = table(client, options={"partnership": True})
     room = api(client, "get", f"/api/rooms/{code}/").json()
     assert room["teams"] == [[0, 2], [1, 3]]
@@ -44,7 +46,7 @@ def test_the_host_swaps_two_players_and_the_teams_follow_the_seats(client):
     assert api(client, "get", f"/api/rooms/{code}/", token=bob).json()["you"] == 2
 
 
-def test_the_host_seat_follows_the_host_when_the_host_moves(client):
+def test_the_host_seat_follows_the_host_when_the_host_moves(client: Client) -> None:
     code, host, bob = table(client)
     assert patch_seat(client, code, 0, {"move_to": 1}, host).status_code == 200
     room = api(client, "get", f"/api/rooms/{code}/", token=host).json()
@@ -55,7 +57,7 @@ def test_the_host_seat_follows_the_host_when_the_host_moves(client):
     assert api(client, "get", f"/api/rooms/{code}/", token=bob).json()["you"] == 3
 
 
-def test_the_host_sets_and_clears_an_ai_in_an_empty_seat(client):
+def test_the_host_sets_and_clears_an_ai_in_an_empty_seat(client: Client) -> None:
     code, host, _bob = table(client)
     assert patch_seat(client, code, 2, {"ai": "hard"}, host).status_code == 200
     assert patch_seat(client, code, 3, {"ai": "hard"}, host).status_code == 200
@@ -67,7 +69,7 @@ def test_the_host_sets_and_clears_an_ai_in_an_empty_seat(client):
     assert room["seats"][2]["free"] is True and room["seats"][2]["ai"] is None
 
 
-def test_a_player_leaves_and_takes_another_free_seat(client):
+def test_a_player_leaves_and_takes_another_free_seat(client: Client) -> None:
     code, _host, bob = table(client)
     assert patch_seat(client, code, 1, {"move_to": 3}, bob).status_code == 200
     assert api(client, "get", f"/api/rooms/{code}/", token=bob).json()["you"] == 3
@@ -77,7 +79,7 @@ def test_a_player_leaves_and_takes_another_free_seat(client):
     assert again.status_code == 201 and again.json()["seat"] == 2
 
 
-def test_a_player_cannot_take_a_seat_someone_holds_nor_move_others(client):
+def test_a_player_cannot_take_a_seat_someone_holds_nor_move_others(client: Client) -> None:
     code, host, bob = table(client)
     before = seats(client, code)
     assert patch_seat(client, code, 1, {"move_to": 0}, bob).status_code == 409
@@ -104,7 +106,7 @@ def test_a_player_cannot_take_a_seat_someone_holds_nor_move_others(client):
         (1, [1, 2], 400, "invalid"),
     ],
 )
-def test_bad_seat_changes_get_a_clear_error_and_change_nothing(client, seat, body, status, code_word):
+def test_bad_seat_changes_get_a_clear_error_and_change_nothing(client: Client, seat: int, body: Any, status: int, code_word: str) -> None:
     code, host, _bob = table(client)
     before = seats(client, code)
     answer = patch_seat(client, code, seat, body, host)
@@ -114,7 +116,7 @@ def test_bad_seat_changes_get_a_clear_error_and_change_nothing(client, seat, bod
         assert seats(client, code) == before
 
 
-def test_no_token_a_guest_token_or_a_forged_one_moves_nothing(client):
+def test_no_token_a_guest_token_or_a_forged_one_moves_nothing(client: Client) -> None:
     code, _host, bob = table(client)
     before = seats(client, code)
     for token in (None, "forged-token", bob):
@@ -126,7 +128,7 @@ def test_no_token_a_guest_token_or_a_forged_one_moves_nothing(client):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_seat_changes_answer_409_during_a_match_and_change_nothing():
+async def test_seat_changes_answer_409_during_a_match_and_change_nothing() -> None:
     code, tokens = await room_setup_async("draw", 4, {"partnership": True}, humans=2)
     await match_start_async(code, tokens[0])
 
@@ -148,7 +150,7 @@ async def test_seat_changes_answer_409_during_a_match_and_change_nothing():
     assert await database_sync_to_async(attempts)() == [409] * 5
 
 
-def test_two_players_with_one_name_are_told_apart(client):
+def test_two_players_with_one_name_are_told_apart(client: Client) -> None:
     code, _host, _bob = table(client)
     third = api(client, "post", f"/api/rooms/{code}/seats/", {"name": "ann"})
     fourth = api(client, "post", f"/api/rooms/{code}/seats/", {"name": "Ann"})
@@ -160,7 +162,7 @@ def test_two_players_with_one_name_are_told_apart(client):
     "name",
     ["A" * 500, "\x07bell", "tab\there", "Ann\u202egnirts", "\x00", "   "],
 )
-def test_a_name_too_long_or_with_control_characters_is_refused(client, name):
+def test_a_name_too_long_or_with_control_characters_is_refused(client: Client, name: str) -> None:
     code, _host, _bob = table(client)
     before = seats(client, code)
     answer = api(client, "post", f"/api/rooms/{code}/seats/", {"name": name})
@@ -172,7 +174,7 @@ def test_a_name_too_long_or_with_control_characters_is_refused(client, name):
     assert Room.objects.count() == 1
 
 
-def test_the_schema_describes_the_seat_changes(client):
+def test_the_schema_describes_the_seat_changes(client: Client) -> None:
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     seat = schema["paths"]["/api/rooms/{code}/seats/{seat}/"]
     assert {"patch", "delete"} <= set(seat)
@@ -182,7 +184,7 @@ def test_the_schema_describes_the_seat_changes(client):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_swap_reaches_every_socket_and_the_moved_player_is_welcomed_to_its_new_seat():
+async def test_a_swap_reaches_every_socket_and_the_moved_player_is_welcomed_to_its_new_seat() -> None:
     code, tokens = await room_setup_async("draw", 4, {"partnership": True}, humans=2)  # AIs in 2, 3
     host, bob, watcher = Table(code, tokens[0]), Table(code, tokens[1]), Table(code)
     for socket in (host, bob, watcher):

@@ -46,7 +46,7 @@ def assert_secured(headers: dict[str, str]) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_every_page_and_api_answer_carries_the_security_headers():
+def test_every_page_and_api_answer_carries_the_security_headers() -> None:
     code, _ = room_setup("draw", 2, {}, humans=1)
     client = Client()
     for path in [*pages(code), "/api/games/", f"/api/rooms/{code}/", "/api/rooms/nosuchroom2345/"]:
@@ -62,7 +62,7 @@ def server() -> Iterator[Daphne]:
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
-async def test_multiprocess_every_page_passes_its_policy_in_a_real_browser(server):
+async def test_multiprocess_every_page_passes_its_policy_in_a_real_browser(server: Daphne) -> None:
     from playwright.async_api import async_playwright
 
     code, tokens = await asyncio.to_thread(room_started, server.url)

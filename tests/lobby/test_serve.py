@@ -82,7 +82,8 @@ class Served:
 def wait_until_open(url: str, seconds: float = 60) -> None:
     def answers() -> bool:
         with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
-            return answer.status == 200
+            status: int = answer.status
+            return status == 200
         return False
 
     wait_until(answers, f"{url} to answer /healthz", seconds)
@@ -107,7 +108,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, int]]:
             os.kill(int((tmp_path / "var" / "redis.pid").read_text().strip()), signal.SIGTERM)
 
 
-def test_serve_prints_the_network_link_and_it_opens_the_site_and_its_rooms(served):
+def test_serve_prints_the_network_link_and_it_opens_the_site_and_its_rooms(served: tuple[Served, int]) -> None:
     server, port = served
     shared = server.line_with(r"network: (http://[\d.]+:\d+)/").group(1)
     local = server.line_with(r"this computer only: (http://\S+)/").group(1)

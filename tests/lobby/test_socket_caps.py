@@ -3,15 +3,18 @@ is free again, and claims lost with Redis' data come back at the next renewal.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.conf import settings
+from pytest_django.fixtures import Settings
 
 from lobby import socket_caps
 from lobby.runtime import runtime
 
 
 @pytest.fixture
-def caps(settings):  # type: ignore[no-untyped-def]
+def caps(settings: Settings) -> Iterator[None]:
     settings.LOBBY_ADDRESS_CONNECTIONS = 3
     settings.LOBBY_ROOM_SPECTATORS = 2
     yield
@@ -27,7 +30,7 @@ def lose_redis_data() -> None:
         client.delete(*keys)
 
 
-def test_a_cap_admits_its_size_and_a_released_place_is_free_again(caps):
+def test_a_cap_admits_its_size_and_a_released_place_is_free_again(caps: None) -> None:
     assert runtime().caps.claim("c0", "192.0.2.1", "room") is None
     assert runtime().caps.claim("c1", "192.0.2.1", "room") is None
     full = runtime().caps.claim("c2", "192.0.2.1", "room")
@@ -41,7 +44,7 @@ def test_a_cap_admits_its_size_and_a_released_place_is_free_again(caps):
     assert runtime().caps.claim("c3", "192.0.2.2", "room") is None
 
 
-def test_claims_lost_with_redis_data_come_back_at_the_next_renewal(caps):
+def test_claims_lost_with_redis_data_come_back_at_the_next_renewal(caps: None) -> None:
     for n in range(3):
         assert runtime().caps.claim(f"c{n}", "192.0.2.1", None) is None
     lose_redis_data()

@@ -7,16 +7,24 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from pytest_django.fixtures import Settings
 
 from lobby import selectors, state_cache
 from lobby.models import ActionRecord, Match
 from lobby.runtime import runtime
-from tests.lobby.helpers import Table, match_start_async, room_setup_async, states_replayed, verify_frames
+from tests.lobby.helpers import (
+    Table,
+    db_async,
+    match_start_async,
+    room_setup_async,
+    states_replayed,
+    verify_frames,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@database_sync_to_async
+@db_async
 def stored(code: str) -> tuple[int, int, list[Any]]:
     match = Match.objects.get(room__code=code)
     records = list(ActionRecord.objects.filter(match=match).values_list("seq", "action"))
@@ -40,14 +48,18 @@ def to_move(seats: dict[int, Table]) -> tuple[Table, Table, dict[str, Any]]:
     state = seats[0].latest_state()
     assert state is not None
     mover = state["view"]["to_move"]
-    return seats[mover], seats[1 - mover], seats[mover].latest_state()
+    mover_state = seats[mover].latest_state()
+    assert mover_state is not None
+    return seats[mover], seats[1 - mover], mover_state
 
 
-async def test_every_kind_of_bad_input_gets_an_error_code_and_changes_nothing():
+async def test_every_kind_of_bad_input_gets_an_error_code_and_changes_nothing() -> None:
     code, seats, spectator = await two_player_table()
     mover, waiter, state = to_move(seats)
     legal = state["view"]["legal"][0]
-    illegal_tile = next(t for t in waiter.latest_state()["view"]["hand"])
+    waiter_state = waiter.latest_state()
+    assert waiter_state is not None
+    illegal_tile = next(t for t in waiter_state["view"]["hand"])
     before = await stored(code)
     cases = [
         (mover, "not json", "malformed"),
@@ -90,7 +102,7 @@ async def test_every_kind_of_bad_input_gets_an_error_code_and_changes_nothing():
         assert [f["version"] for f in table.states()] == [state["version"]]
 
 
-async def test_a_flood_is_rate_limited_without_closing_the_socket(settings):
+async def test_a_flood_is_rate_limited_without_closing_the_socket(settings: Settings) -> None:
     settings.LOBBY_MESSAGE_BURST = 5
     settings.LOBBY_MESSAGE_RATE = 1
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
@@ -105,7 +117,7 @@ async def test_a_flood_is_rate_limited_without_closing_the_socket(settings):
     await table.close()
 
 
-async def test_a_forged_token_cannot_connect_and_a_spectator_sees_no_hand():
+async def test_a_forged_token_cannot_connect_and_a_spectator_sees_no_hand() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     other_code, _other_tokens = await room_setup_async("draw", 2, {}, humans=2)
     await match_start_async(code, tokens[0])
@@ -121,7 +133,7 @@ async def test_a_forged_token_cannot_connect_and_a_spectator_sees_no_hand():
     state = await spectator.until("state")
     assert "hand" not in state["view"] and state["view"]["seat"] is None and state["view"]["legal"] == []
 
-async def test_a_socket_to_an_unknown_room_is_accepted_told_and_closed_with_4404():
+async def test_a_socket_to_an_unknown_room_is_accepted_told_and_closed_with_4404() -> None:
     """A handshake refused with HTTP 403 looks to a browser like a network fault, which it
     retries forever; 4404 after the accept is a final answer it can show."""
     missing = Table("nosuchroom2345")
@@ -133,7 +145,7 @@ async def test_a_socket_to_an_unknown_room_is_accepted_told_and_closed_with_4404
     assert closed == {"type": "websocket.close", "code": 4404}
 
 
-async def test_a_room_code_in_capitals_opens_the_same_seat_and_stream():
+async def test_a_room_code_in_capitals_opens_the_same_seat_and_stream() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     upper = Table(code.upper(), tokens[1])
     assert (await upper.open())[0]
@@ -146,7 +158,7 @@ async def test_a_room_code_in_capitals_opens_the_same_seat_and_stream():
     await upper.ws.disconnect()
 
 
-async def test_a_resent_action_id_is_acknowledged_again_and_applied_once():
+async def test_a_resent_action_id_is_acknowledged_again_and_applied_once() -> None:
     code, seats, _spectator = await two_player_table()
     mover, _waiter, state = to_move(seats)
     frame = {
@@ -164,7 +176,7 @@ async def test_a_resent_action_id_is_acknowledged_again_and_applied_once():
     assert (version, count) == (state["version"] + 1, state["version"] + 1)
 
 
-async def test_sync_answers_the_current_state_and_states_equal_fresh_views():
+async def test_sync_answers_the_current_state_and_states_equal_fresh_views() -> None:
     code, seats, spectator = await two_player_table()
     for _ in range(6):
         mover, _waiter, state = to_move(seats)
@@ -185,7 +197,7 @@ async def test_sync_answers_the_current_state_and_states_equal_fresh_views():
         verify_frames(table.frames, table.seat, rules, states)
 
 
-async def test_the_state_rebuilds_from_the_log_when_the_cache_is_flushed_mid_match():
+async def test_the_state_rebuilds_from_the_log_when_the_cache_is_flushed_mid_match() -> None:
     code, seats, spectator = await two_player_table()
     for round_ in range(8):
         if round_ in (3, 6):
@@ -202,10 +214,12 @@ async def test_the_state_rebuilds_from_the_log_when_the_cache_is_flushed_mid_mat
     rules, states = await database_sync_to_async(states_replayed)(code)
     for table in [*seats.values(), spectator]:
         verify_frames(table.frames, table.seat, rules, states)
-        assert table.latest_state()["version"] == max(states)
+        latest = table.latest_state()
+        assert latest is not None
+        assert latest["version"] == max(states)
 
 
-async def test_a_newer_connection_of_a_seat_takes_over_from_the_older_one():
+async def test_a_newer_connection_of_a_seat_takes_over_from_the_older_one() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     first = Table(code, tokens[1])
     assert (await first.open())[0]
@@ -218,7 +232,7 @@ async def test_a_newer_connection_of_a_seat_takes_over_from_the_older_one():
     assert room["seats"][1]["connected"] is True
 
 
-async def test_chat_reaches_the_whole_room_with_name_and_capped_text():
+async def test_chat_reaches_the_whole_room_with_name_and_capped_text() -> None:
     code, tokens = await room_setup_async("draw", 2, {}, humans=2)
     ann, bob, watcher = Table(code, tokens[0]), Table(code, tokens[1]), Table(code)
     for table in (ann, bob, watcher):
@@ -232,7 +246,7 @@ async def test_chat_reaches_the_whole_room_with_name_and_capped_text():
         assert by_seat[1]["text"] == "Good luck!" and by_seat[1]["phrase"] == "good_luck"
 
 
-async def test_a_socket_from_a_foreign_origin_is_refused():
+async def test_a_socket_from_a_foreign_origin_is_refused() -> None:
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
@@ -245,7 +259,7 @@ async def test_a_socket_from_a_foreign_origin_is_refused():
     assert not connected
 
 
-async def test_a_kicked_player_is_told_and_closed_and_their_token_no_longer_opens_the_seat():
+async def test_a_kicked_player_is_told_and_closed_and_their_token_no_longer_opens_the_seat() -> None:
     from django.test import Client
 
     from tests.lobby.helpers import api
@@ -264,14 +278,17 @@ async def test_a_kicked_player_is_told_and_closed_and_their_token_no_longer_open
     assert (await again.next())["code"] == "unauthorized"
 
 
-async def test_a_socket_forwards_only_its_own_seats_frame_from_the_channel_layer():
+async def test_a_socket_forwards_only_its_own_seats_frame_from_the_channel_layer() -> None:
     from lobby import realtime
 
     code, seats, spectator = await two_player_table()
     state = seats[0].latest_state()
+    assert state is not None
     number = (await database_sync_to_async(lambda: Match.objects.get(room__code=code).number)())
     later = state["version"] + 5
-    other = json.dumps({"type": "state", "version": later, "view": seats[1].latest_state()["view"]})
+    seat_1_state = seats[1].latest_state()
+    assert seat_1_state is not None
+    other = json.dumps({"type": "state", "version": later, "view": seat_1_state["view"]})
     for table in [*seats.values(), spectator]:
         await table.quiet()
 

@@ -22,6 +22,7 @@ def test_an_older_cache_entry_is_brought_up_to_date_from_the_log() -> None:
         match = Match.objects.get(room__code=code)
         state = selectors.match_state(match)
         seat = rules.to_move(state)
+        assert seat is not None
         services.action_submit(code, seat, rules.legal_actions(state)[0])
     flushed()
     match = Match.objects.get(room__code=code)

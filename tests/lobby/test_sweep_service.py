@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.lobby.procs import ROOT, Daphne, Stores, daphne_group, open_stores, server_env
 from tests.lobby.test_compose import command_words, is_one_shot, load_services
@@ -71,7 +72,7 @@ def until(done: Any, what: str, timeout: float = WAIT) -> Any:
     return wait_until(done, what, timeout)
 
 
-def test_the_compose_file_runs_the_sweep_command_with_a_health_check_that_reads_its_file():
+def test_the_compose_file_runs_the_sweep_command_with_a_health_check_that_reads_its_file() -> None:
     services = load_services()
     (name,) = [n for n, s in services.items() if command_words(s)[1:3] == ["manage.py", "lobby_sweep"]]
     sweep = services[name]
@@ -83,7 +84,7 @@ def test_the_compose_file_runs_the_sweep_command_with_a_health_check_that_reads_
     assert probe[:3] == ["CMD", "python", "-c"] and repr(alive) in probe[3]
 
 
-def test_the_sweep_health_check_passes_on_a_fresh_file_and_fails_on_a_stale_or_missing_one(tmp_path):
+def test_the_sweep_health_check_passes_on_a_fresh_file_and_fails_on_a_stale_or_missing_one(tmp_path: Path) -> None:
     probe = load_services()["sweep"]["healthcheck"]["test"][3]
     words = command_words(load_services()["sweep"])
     alive = tmp_path / "alive"
@@ -111,7 +112,7 @@ def group() -> Iterator[tuple[Stores, list[Daphne]]]:
         stores.close()
 
 
-async def test_multiprocess_ai_seats_move_after_the_web_process_restarts_with_no_socket_connected(group):
+async def test_multiprocess_ai_seats_move_after_the_web_process_restarts_with_no_socket_connected(group: tuple[Stores, list[Daphne]]) -> None:
     stores, (web,) = group
     alive = stores.workdir / "sweep.alive"
     with sweeper(stores, alive):
@@ -124,7 +125,7 @@ async def test_multiprocess_ai_seats_move_after_the_web_process_restarts_with_no
             await asyncio.to_thread(
                 http, web.url, "POST", f"/api/rooms/{code}/seats/", {"seat": seat, "ai": "easy"}, token
             )
-        ws = await websockets.connect(f"{web.ws_url}/ws/rooms/{code}/?token={token}", origin=web.url)
+        ws = await websockets.connect(f"{web.ws_url}/ws/rooms/{code}/?token={token}", origin=Origin(web.url))
         try:
             await asyncio.to_thread(http, web.url, "POST", f"/api/rooms/{code}/start/", {}, token)
             state = await next_state(ws)
