@@ -919,7 +919,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--server-env takes NAME=VALUE")
     args.server_env = {name: value for name, _, value in pairs}
     if args.time_limit is None:
-        playing = args.duration + args.rss_warmup + args.step * len(args.sweep) + args.ceiling * (1 + args.alternate)
+        playing = (args.duration + args.rss_warmup + args.step * len(args.sweep)
+                   + args.ceiling * (1 + args.alternate))
         args.time_limit = max(1800.0, playing + 900.0)
     if args.rooms < 1 or args.rooms > 5000:
         parser.error("--rooms must be 1..5000")
