@@ -5,10 +5,10 @@ from that seat's view then, what the move played cost by Hard's estimate, and wh
 A hand is reviewed once it is over: when a move ends a hand, the hand is queued for every
 human seat of the match, and asking for a seat's review queues what is missing (an AI's
 seat, a hand a restarted process never got to). A process runs one review job at a time, on
-a thread of its own, the reviews someone asked for before the hands queued as they ended,
-and the search itself in a worker process of low priority, so the event
+a thread of its own: the reviews someone asked for first, the hands queued as they ended in
+a quiet moment of the process. The search itself runs in a worker process, so the event
 loop, the bots and the players' actions never wait for a review (nor share its interpreter
-lock), and at the idle scheduling policy (`lobby/review_worker.py`), so a review takes only
+lock), at the idle scheduling policy (`lobby/review_worker.py`), so a review takes only
 processor time the server does not want. Each reviewed hand is kept in the database
 (`Review`), once for all processes.
 """
@@ -21,6 +21,7 @@ import itertools
 import logging
 import multiprocessing
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -42,6 +43,13 @@ class Computing(Exception):
 
 #: Queue order: a review someone asked for (a person is waiting) before hands queued as they ended.
 ASKED, AFTER_HAND = 0, 1
+#: A hand queued as it ended starts only once this process has used at most this share of one
+#: core over `QUIET_SECONDS`: a few family tables cost the server a percent or two of a core,
+#: a server carrying a load is well above it. Busy, it waits for a quiet moment (the search
+#: itself runs elsewhere at the idle policy, but it still shares the machine's caches and
+#: memory with the server: measured in docs/benchmarks.md, "Play while reviews run").
+BUSY_SHARE = 0.1
+QUIET_SECONDS = 0.5
 Key = tuple[int, int, int]  # match id, seat, hand
 
 
@@ -81,6 +89,7 @@ class Reviews:
                      and (match_id, seat, h) != self._running]
             if not asked:
                 fresh = fresh[:max(0, settings.LOBBY_REVIEW_BACKLOG - len(self._pending))]
+            was_empty = not self._heap
             for hand in fresh:
                 key = (match_id, seat, hand)
                 self._pending[key] = priority
@@ -88,7 +97,8 @@ class Reviews:
             if fresh and self._thread is None:
                 self._thread = threading.Thread(target=self._serve, name="lobby-review", daemon=True)
                 self._thread.start()
-            self._changed.notify_all()
+            if fresh and (asked or was_empty):
+                self._changed.notify_all()  # not for each hand that ends: it would cut the quiet wait short
 
     def _serve(self) -> None:
         while True:
@@ -97,6 +107,8 @@ class Reviews:
                     self._changed.wait()
                 if self._closing:
                     return
+                if self._heap[0][0] == AFTER_HAND and self._busy():
+                    continue
                 priority, _, key = heapq.heappop(self._heap)
                 if self._pending.get(key) != priority:
                     continue  # asked for since: its earlier entry went first
@@ -108,6 +120,18 @@ class Reviews:
                     self._pending.pop(key, None)
                     self._running = None
                     self._changed.notify_all()
+
+    def _busy(self) -> bool:
+        """Whether this process is too busy for a hand queued as it ended, measured over the
+        next `QUIET_SECONDS` (its CPU time, every thread's, against the wall clock). Called
+        with the lock held; the wait releases it, and a review someone asks for meanwhile
+        ends the wait and goes first."""
+        wall, cpu = time.monotonic(), time.process_time()
+        self._changed.wait(QUIET_SECONDS)
+        if self._closing or self._heap[0][0] == ASKED:
+            return True  # look again: that one goes first
+        spent = time.monotonic() - wall
+        return spent < QUIET_SECONDS / 2 or (time.process_time() - cpu) > BUSY_SHARE * spent
 
     def _job(self, match_id: int, seat: int, hand: int) -> None:
         close_old_connections()

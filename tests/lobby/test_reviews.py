@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -144,4 +145,44 @@ async def test_a_review_someone_asks_for_goes_ahead_of_hands_queued_as_they_ende
     assert len(done) == 2 * hands_a + 1
     assert done.index((second.pk, 0)) <= 1, f"the asked-for review ran only after {done.index((second.pk, 0))} others"
     for table in tables_a + tables_b:
+        await table.close()
+
+
+async def test_a_busy_process_reviews_finished_hands_once_quiet_and_asked_ones_at_once(settings: Any) -> None:
+    """A process busy with play holds back the hands queued as they ended (the search would
+    share the machine with the players); a review someone asks for does not wait, and the
+    held-back hand is reviewed once the process is quiet."""
+    settings.LOBBY_REVIEW_AFTER_HAND = False  # this test queues by hand
+    code, _, tables = await started("draw")
+    await play_out(tables, random.Random(3))
+    match = await database_sync_to_async(lambda: Match.objects.get(room__code=code, number=0))()
+
+    def kept(seat: int) -> bool:
+        return Review.objects.filter(match=match, seat=seat, hand=0).exists()
+
+    queue = reviews()
+    stop = threading.Event()
+
+    def burn() -> None:  # this process busy: more than a tenth of a core
+        while not stop.is_set():
+            sum(range(2000))
+
+    burner = threading.Thread(target=burn, name="busy")
+    burner.start()
+    try:
+        queue.want(match.pk, 0, [0])
+        assert not await asyncio.to_thread(queue.wait_idle, 3), "the hand waits while the process is busy"
+        queue.want(match.pk, 1, [0], asked=True)
+        for _ in range(600):
+            if await database_sync_to_async(kept)(1):
+                break
+            await asyncio.sleep(0.1)
+        assert await database_sync_to_async(kept)(1), "the asked-for review did not wait"
+        assert not await database_sync_to_async(kept)(0)
+    finally:
+        stop.set()
+        burner.join()
+    assert await asyncio.to_thread(queue.wait_idle, 60)
+    assert await database_sync_to_async(kept)(0), "reviewed once the process was quiet"
+    for table in tables:
         await table.close()
