@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from copy import deepcopy
+from dataclasses import dataclass
 from typing import Any
 
 from games.core.errors import IllegalAction, MalformedAction
@@ -28,23 +29,34 @@ APART = ("log", "last_hand", "result", "match_over", "revealed")
 WHICH = ("hand_number", "round", "rounds", "lead", "target")
 
 
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """One finished hand of a match: the state at its deal and its `[seat, action]` pairs."""
+
+    start: Any
+    actions: list[list[Any]]
+
+
 def finished_hands(
-    rules: Rules[Any], start: Any, played: Sequence[Sequence[Any]],
-) -> tuple[list[list[list[Any]]], Any]:
-    """The `[seat, action]` pairs of a match from its deal, cut into its finished hands, and
-    the state after the last pair. A hand ends with the action that deals the next (the
-    count of deals moves) or ends the match; pairs of a hand still being played are left out.
-    Replayed through the checked `apply`, so the cut is exactly the rules' own."""
+    rules: Rules[Any], start: Any, played: Sequence[Sequence[Any]], *, limit: int | None = None,
+) -> tuple[list[FinishedHand], Any]:
+    """The `[seat, action]` pairs of a match from its deal, cut into its finished hands (at
+    most `limit` of them, the pairs after those not replayed), and the state after the last
+    pair replayed. A hand ends with the action that deals the next (the count of deals
+    moves) or ends the match; pairs of a hand still being played are left out. Replayed
+    through the checked `apply`, so the cut is exactly the rules' own."""
     state = start
-    hands: list[list[list[Any]]] = []
-    current: list[list[Any]] = []
+    hands: list[FinishedHand] = []
+    current = FinishedHand(start, [])
     for seat, action in played:
+        if limit is not None and len(hands) >= limit:
+            break
         before = rules.hand_index(state)
         state = rules.apply(state, action)
-        current.append([seat, action])
+        current.actions.append([seat, action])
         if rules.hand_index(state) != before or rules.result(state) is not None:
             hands.append(current)
-            current = []
+            current = FinishedHand(state, [])
     return hands, state
 
 

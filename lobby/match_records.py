@@ -41,7 +41,7 @@ def match_hands(match: Match) -> tuple[list[dict[str, Any]], Any]:
     start = rules.new_match(match.players, match.options, seed=bytes(match.seed))
     played = ActionRecord.objects.filter(match=match, seq__lte=match.version).order_by("seq")
     cut, state = finished_hands(rules, start, list(played.values_list("seat", "action")))
-    hands: list[dict[str, Any]] = [{"actions": actions} for actions in cut]
+    hands: list[dict[str, Any]] = [{"actions": hand.actions} for hand in cut]
     revealed = rules.view(state, None).get("revealed", [])
     for number, hand in enumerate(hands):
         seed = revealed[number]

@@ -480,14 +480,12 @@ def review_hand(job: HandToReview, *, seed: bytes = ADVICE_SEED) -> list[dict[st
     """
     rules = get_rules(job.game)
     start = rules.new_match(job.players, dict(job.options), seed=job.master)
-    hands, _ = finished_hands(rules, start, job.played)
+    hands, _ = finished_hands(rules, start, job.played, limit=job.hand + 1)
     if not 0 <= job.hand < len(hands):
         raise ValueError(f"hand {job.hand} is not among the {len(hands)} finished hands played")
-    state = start
-    for _seat, action in (pair for earlier in hands[:job.hand] for pair in earlier):
-        state = rules.apply(state, action)
+    state = hands[job.hand].start
     out: list[dict[str, Any]] = []
-    for move, (mover, action) in enumerate(hands[job.hand]):
+    for move, (mover, action) in enumerate(hands[job.hand].actions):
         if mover == job.seat:
             view = rules.view(state, job.seat)
             if len(view.get("legal") or ()) > 1:
