@@ -160,15 +160,36 @@ def serve(argv: list[str]) -> None:
     )
 
 
+#: What `messages` leaves out of the catalogs: not the product's code.
+MESSAGE_IGNORES = (".venv", "bench", "tests", "build", "staticfiles", "var", "deploy")
+
+
+def messages_command(domain: str) -> list[str]:
+    """`makemessages` for one domain (`django`, or `djangojs` for the browser code), every
+    language of the site but English, the project's own code only."""
+    ignores = [f"--ignore={name}" for name in MESSAGE_IGNORES]
+    return [str(PYTHON), "manage.py", "makemessages", "-d", domain, "-l", "es", "-l", "pt_BR",
+            "--no-obsolete", "--add-location=file", *ignores, "-v", "0"]
+
+
+def messages(argv: list[str]) -> None:
+    """Bring `locale/` up to date with the code's messages (needs GNU gettext's xgettext and
+    msgmerge): new messages arrive untranslated, and the catalog test fails until they are
+    translated (docs/translating.md)."""
+    ensure_venv("[dev]")
+    for domain in ("django", "djangojs"):
+        run(*messages_command(domain))
+
+
 def test(argv: list[str]) -> None:
     ensure_venv("[dev]")
     os.execv(str(PYTHON), [str(PYTHON), "-m", "pytest", *argv])
 
 
 def main() -> None:
-    commands = {"serve": serve, "test": test, "lock": lock}
+    commands = {"serve": serve, "test": test, "lock": lock, "messages": messages}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
-        sys.exit("usage: python3 tasks.py serve | test [pytest arguments] | lock [--upgrade]")
+        sys.exit("usage: python3 tasks.py serve | test [pytest arguments] | lock [--upgrade] | messages")
     os.chdir(ROOT)
     commands[sys.argv[1]](sys.argv[2:])
 

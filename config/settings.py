@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "config.content_security.ContentSecurityPolicyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
 ]
 
@@ -104,7 +105,12 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
         "APP_DIRS": True,
-        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+            ]
+        },
     }
 ]
 
@@ -291,3 +297,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 USE_TZ = True
 TIME_ZONE = "UTC"
+
+# Languages (docs/translating.md): the page follows the `django_language` cookie the
+# language switcher sets, else the browser's Accept-Language, else English. Each socket's
+# hints and reviews are worded in its own page's language.
+USE_I18N = True
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español"), ("pt-br", "Português (Brasil)")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"

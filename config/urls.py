@@ -3,6 +3,11 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
+
+from config.catalogs import catalogs_changed
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -14,6 +19,13 @@ def healthz(request: HttpRequest) -> HttpResponse:
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", healthz),
     path("api/", include("lobby.urls")),
+    # The browser code's messages in the page's language. The page asks with `?lang=`, so a
+    # cache keeps one catalog per language; each load revalidates (a 304 when unchanged).
+    path(
+        "jsi18n/",
+        cache_control(no_cache=True)(last_modified(catalogs_changed)(JavaScriptCatalog.as_view())),
+        name="javascript-catalog",
+    ),
     path("", include("frontend.urls")),
 ]
 
