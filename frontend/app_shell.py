@@ -17,7 +17,10 @@ from pathlib import Path
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_cookie
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: What the worker keeps ahead of need: everything a page loads from `static/frontend/`.
@@ -40,6 +43,7 @@ def static_files() -> tuple[list[str], str]:
 
 
 @require_safe
+@vary_on_cookie
 def manifest(request: HttpRequest) -> HttpResponse:
     """The web app manifest: what a phone needs to put the site on its home screen."""
     icons = [
@@ -48,9 +52,12 @@ def manifest(request: HttpRequest) -> HttpResponse:
         for size in (192, 512)
     ]
     body = {
-        "name": "Dominoes",
-        "short_name": "Dominoes",
-        "description": "Dominoes with the family: one link, phones and a TV, AI players for empty seats.",
+        # In the request's language (the `django_language` cookie, else Accept-Language): a
+        # phone installs the app under the name its player reads.
+        "name": _("Dominoes"),
+        "short_name": _("Dominoes"),
+        "description": _("Dominoes with the family: one link, phones and a TV, AI players for empty seats."),
+        "lang": get_language() or settings.LANGUAGE_CODE,
         "start_url": "/",
         "scope": "/",
         "display": "standalone",
@@ -80,6 +87,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@vary_on_cookie
 def offline(request: HttpRequest) -> HttpResponse:
     """What the worker shows for a page this device never opened, when there is no network."""
     return render(request, "frontend/offline.html")

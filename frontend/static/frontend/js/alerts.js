@@ -5,6 +5,7 @@
 // are asked for from a button, never when the page loads.
 
 import { prefs } from "./store.js";
+import { gettext, interpolate } from "./i18n.js";
 
 let audio = null;
 
@@ -87,7 +88,8 @@ export class TurnAlert {
   }
 
   title() {
-    const want = this.mine ? `Your turn! · ${this.baseTitle}` : this.baseTitle;
+    // Translators: the browser tab's title on your turn, before the page's own title.
+    const want = this.mine ? interpolate(gettext("Your turn! · %(title)s"), { title: this.baseTitle }) : this.baseTitle;
     if (document.title !== want) document.title = want;
   }
 
@@ -106,7 +108,7 @@ export class TurnAlert {
       }
     }
     if (p.sound) chime();
-    if (p.notify && document.hidden) notify("Your turn at the dominoes table", text, tag);
+    if (p.notify && document.hidden) notify(gettext("Your turn at the dominoes table"), text, tag);
     return true;
   }
 }

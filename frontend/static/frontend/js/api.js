@@ -1,4 +1,7 @@
-// The REST calls of docs/protocol.md. Errors come back as Error objects whose message is for people.
+// The REST calls of docs/protocol.md. Errors come back as Error objects whose message is for people
+// (the API words its refusals in the page's language, as the request's cookie says).
+
+import { gettext, interpolate } from "./i18n.js";
 
 async function call(method, url, body, token) {
   const headers = { "Content-Type": "application/json", Accept: "application/json, application/problem+json" };
@@ -7,7 +10,7 @@ async function call(method, url, body, token) {
   try {
     response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    const err = new Error("The server cannot be reached. Check the connection and try again.");
+    const err = new Error(gettext("The server cannot be reached. Check the connection and try again."));
     err.offline = true; // the page's connection line already says it is reconnecting
     throw err;
   }
@@ -18,7 +21,7 @@ async function call(method, url, body, token) {
     data = null;
   }
   if (!response.ok) {
-    const err = new Error(describe(data) || `The server refused (${response.status}).`);
+    const err = new Error(describe(data) || interpolate(gettext("The server refused (%(status)s)."), { status: response.status }));
     err.status = response.status;
     err.data = data;
     throw err;

@@ -2,6 +2,7 @@
 // games and their options come from their one declaration in games/ (frontend/rules_data.py).
 
 import { createRoom } from "./api.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { profile, saveProfile, saveRoomSeat } from "./store.js";
 import { optionField } from "./options.js";
 import { GRACE_CHOICES, GRACE_DEFAULT, TURN_CHOICES, decode, fillDuration } from "./timing.js";
@@ -30,7 +31,7 @@ function fillSelect(select, values, label, chosen) {
 function render() {
   const g = current();
   const chosen = g.players.includes(me.prefs.players) ? me.prefs.players : g.players[0];
-  fillSelect(players, g.players, (n) => `${n} players`, chosen);
+  fillSelect(players, g.players, (n) => interpolate(ngettext("%(count)s player", "%(count)s players", n), { count: formatNumber(n) }), chosen);
   renderSets();
   renderOptions();
 }
@@ -44,7 +45,11 @@ function renderSets() {
   const chosen = setSelect.dataset.game === g.name && fits.includes(kept) ? kept
     : fits.includes(g.default_set) ? g.default_set : fits[0];
   setSelect.dataset.game = g.name;
-  fillSelect(setSelect, fits, (s) => `${setNames[s]} (${((s + 1) * (s + 2)) / 2} tiles)`, chosen);
+  const tiles = (s) => ((s + 1) * (s + 2)) / 2;
+  // Translators: a domino set in the list of sets, e.g. "Double-six (28 tiles)".
+  const setLabel = (s) => interpolate(ngettext("%(set)s (%(count)s tile)", "%(set)s (%(count)s tiles)", tiles(s)),
+    { set: setNames[s], count: formatNumber(tiles(s)) });
+  fillSelect(setSelect, fits, setLabel, chosen);
   document.getElementById("set-field").hidden = fits.length < 2;
 }
 
@@ -112,7 +117,9 @@ fillDuration(document.getElementById("turn"), TURN_CHOICES, me.prefs.turn_second
 const stats = document.getElementById("stats");
 if (me.stats.played) {
   stats.hidden = false;
-  stats.textContent = `You have played ${me.stats.played} match${me.stats.played === 1 ? "" : "es"} here and won ${me.stats.won}.`;
+  stats.textContent = interpolate(ngettext("You have played %(played)s match here and won %(won)s.",
+    "You have played %(played)s matches here and won %(won)s.", me.stats.played),
+  { played: formatNumber(me.stats.played), won: formatNumber(me.stats.won) });
 }
 
 form.addEventListener("submit", async (e) => {
@@ -120,7 +127,7 @@ form.addEventListener("submit", async (e) => {
   error.hidden = true;
   const name = form.elements.name.value.trim();
   if (!name) {
-    error.textContent = "Type your name first: the other players see it at the table.";
+    error.textContent = gettext("Type your name first: the other players see it at the table.");
     error.hidden = false;
     form.elements.name.focus();
     return;

@@ -3,6 +3,7 @@
 // rule, what each of the rules documents says.
 
 import { h } from "./dom.js";
+import { formatNumber, gettext, interpolate } from "./i18n.js";
 
 const text = (tag, content, cls) => h(tag, { text: content, class: cls });
 
@@ -20,12 +21,15 @@ export function optionField(opt) {
     input.step = "1";
     input.min = opt.minimum;
     input.max = opt.maximum;
-    input.placeholder = opt.default === null ? "default" : String(opt.default);
+    // Translators: the placeholder of an empty number field whose default the rules set.
+    input.placeholder = opt.default === null ? gettext("default") : String(opt.default);
     input.setAttribute("aria-describedby", `${id}-default`);
   } else {
     input = document.createElement("select");
     for (const c of opt.choices) {
-      const o = new Option(c.value === opt.default ? `${c.label} (default)` : c.label, JSON.stringify(c.value));
+      // Translators: the default choice in a list of a room option's choices.
+      const label = c.value === opt.default ? interpolate(gettext("%(choice)s (default)"), { choice: c.label }) : c.label;
+      const o = new Option(label, JSON.stringify(c.value));
       o.selected = c.value === opt.default;
       input.append(o);
     }
@@ -37,14 +41,16 @@ export function optionField(opt) {
   if (opt.requires) input.dataset.requires = opt.requires;
   wrap.append(label, input);
   if (opt.kind === "integer") {
-    const said = opt.default === null ? opt.default_note || "the documents' default" : String(opt.default);
-    const d = text("span", `Empty: ${said} (default); ${opt.minimum} to ${opt.maximum}`, "hint");
+    const said = opt.default === null ? opt.default_note || gettext("the documents' default") : formatNumber(opt.default);
+    // Translators: under a number field: what an empty field means, then the allowed range.
+    const d = text("span", interpolate(gettext("Empty: %(default)s (default); %(minimum)s to %(maximum)s"),
+      { default: said, minimum: formatNumber(opt.minimum), maximum: formatNumber(opt.maximum) }), "hint");
     d.id = `${id}-default`;
     wrap.append(d);
   }
   if (opt.sources && opt.sources.length) {
     const details = document.createElement("details");
-    details.append(text("summary", "Contested: what the documents say"));
+    details.append(text("summary", gettext("Contested: what the documents say")));
     const ul = document.createElement("ul");
     for (const p of opt.sources) {
       const li = document.createElement("li");

@@ -4,6 +4,7 @@
 // server, replayed by the engine from the match record; each is drawn by the game's own table
 // module, as at the table, for a spectator who sees every hand.
 
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { verifyHand } from "./shuffle.js";
 import { roomSeat } from "./store.js";
 import { tileSVG } from "./tiles.js";
@@ -45,7 +46,7 @@ async function getJSON(url) {
   try {
     response = await fetch(url, { headers: { Accept: "application/json" } });
   } catch {
-    throw new Error("The server cannot be reached. Check the connection and reload the page.");
+    throw new Error(gettext("The server cannot be reached. Check the connection and reload the page."));
   }
   let body = null;
   try {
@@ -54,7 +55,7 @@ async function getJSON(url) {
     body = null;
   }
   if (!response.ok) {
-    const err = new Error(body?.detail || `The server answered ${response.status}.`);
+    const err = new Error(body?.detail || interpolate(gettext("The server answered %(status)s."), { status: response.status }));
     err.status = response.status;
     throw err;
   }
@@ -91,22 +92,29 @@ async function start() {
     ctx.record = await getJSON(`/api/rooms/${code}/matches/${number}/`);
   } catch (err) {
     $("loading").hidden = true;
-    showError(err.status === 404 ? `This room has no match ${number + 1} to replay. Check the link you were sent.`
+    showError(err.status === 404
+      ? interpolate(gettext("This room has no match %(number)s to replay. Check the link you were sent."), { number: formatNumber(number + 1) })
       : err.message);
     return;
   }
   const record = ctx.record;
   ctx.room = { seats: record.seats.map((s, seat) => ({ seat, name: s.name, ai: s.ai })), host_seat: null };
   const game = games.find((g) => g.name === record.game);
-  const title = `Replay: ${game ? game.title : record.game}, ${record.players} players, match ${number + 1}`;
+  // Translators: the replay page's title, e.g. "Replay: Mexican Train, 4 players, match 2".
+  const title = interpolate(ngettext("Replay: %(game)s, %(count)s player, match %(number)s",
+    "Replay: %(game)s, %(count)s players, match %(number)s", record.players),
+  { game: game ? game.title : record.game, count: formatNumber(record.players), number: formatNumber(number + 1) });
   $("replay-title").textContent = title;
   document.body.dataset.game = record.game;
-  document.title = `${title} · Dominoes`;
+  document.title = interpolate(gettext("%(title)s · Dominoes"), { title });
   if (!record.hands.length) {
-    $("loading").textContent = "No hand of this match is over yet: each hand can be replayed once it ends.";
+    $("loading").textContent = gettext("No hand of this match is over yet: each hand can be replayed once it ends.");
     return;
   }
-  $("hand-select").replaceChildren(...record.hands.map((_, i) => h("option", { value: i, text: `${i + 1} of ${record.hands.length}` })));
+  const count = formatNumber(record.hands.length);
+  // Translators: a hand in the list of the match's hands, e.g. "2 of 5".
+  const handOf = (i) => interpolate(gettext("%(number)s of %(count)s"), { number: formatNumber(i + 1), count });
+  $("hand-select").replaceChildren(...record.hands.map((_, i) => h("option", { value: i, text: handOf(i) })));
   const want = wanted();
   await showHand(clamp(want.hand, 0, record.hands.length - 1), want.move);
   startReview();
@@ -133,23 +141,23 @@ async function loadReview(seat) {
   const own = roomSeat(code);
   const headers = { Accept: "application/json" };
   if (own?.token && own.seat === seat) headers.Authorization = `Bearer ${own.token}`;
-  $("review-status").textContent = "Asking the Hard AI…";
+  $("review-status").textContent = gettext("Asking the Hard AI…");
   let response;
   try {
     response = await fetch(`/api/rooms/${code}/matches/${number}/review/?seat=${seat}`, { headers });
   } catch {
-    $("review-status").textContent = "The server cannot be reached for the review.";
+    $("review-status").textContent = gettext("The server cannot be reached for the review.");
     return;
   }
   if (ctx.review.seat !== seat) return;
   if (response.status === 202) {
-    $("review-status").textContent = "The Hard AI is going through these moves: the marks appear in a moment.";
+    $("review-status").textContent = gettext("The Hard AI is going through these moves: the marks appear in a moment.");
     reviewTimer = setTimeout(() => loadReview(seat), 3000);
     return;
   }
   if (!response.ok) {
     $("review-status").textContent = response.status === 401 || response.status === 403
-      ? "Another player's review opens once the match is over." : "No review of these moves.";
+      ? gettext("Another player's review opens once the match is over.") : gettext("No review of these moves.");
     refreshMarks();
     return;
   }
@@ -157,9 +165,12 @@ async function loadReview(seat) {
   for (const item of await response.json()) (byHand[item.hand] ||= {})[item.move] = item;
   ctx.review = { seat, items: byHand };
   const marks = Object.values(byHand).flatMap((m) => Object.values(m)).filter(worthMarking).length;
+  const name = seatName(ctx, seat);
   $("review-status").textContent = marks
-    ? `${marks} move${marks === 1 ? "" : "s"} of ${seatName(ctx, seat)} marked with ◆ where Hard would have played differently.`
-    : `Hard would have played every move of ${seatName(ctx, seat)} about the same way.`;
+    ? interpolate(ngettext("%(count)s move of %(name)s marked with ◆ where Hard would have played differently.",
+      "%(count)s moves of %(name)s marked with ◆ where Hard would have played differently.", marks),
+    { count: formatNumber(marks), name })
+    : interpolate(gettext("Hard would have played every move of %(name)s about the same way."), { name });
   refreshMarks();
 }
 
@@ -180,17 +191,31 @@ function reviewAt(i) {
   return item && worthMarking(item) ? item : null;
 }
 
+/** The other moves a review may name, by the action's type. */
+const ACTION_WORDS = {
+  // Translators: what the Hard AI would have chosen instead: "Hard would have played pass here".
+  pass: pgettext("review action", "pass"),
+  draw: pgettext("review action", "draw"),
+  end_turn: pgettext("review action", "end turn"),
+};
+
 function actionWords(action) {
   if (action.type === "play") return `${Math.min(...action.tile)}|${Math.max(...action.tile)}`;
-  if (action.type === "bid") return `a bid of ${action.value}`;
-  if (action.type === "trump") return `${action.suit} as trumps`;
-  return action.type.replace("_", " ");
+  if (action.type === "bid") return interpolate(gettext("a bid of %(bid)s"), { bid: texas42.bidName(action.value, action.contract) });
+  if (action.type === "trump") return interpolate(gettext("%(trump)s as trumps"), { trump: texas42.trumpName(action.suit) });
+  return ACTION_WORDS[action.type] || action.type.replace("_", " ");
 }
 
 function reviewWords(item) {
-  const amount = item.unit === "marks" ? item.loss.toFixed(1) : String(Math.round(item.loss));
-  const unit = amount === "1" ? item.unit.replace(/s$/, "") : item.unit;
-  return `Hard would have played ${actionWords(item.best)} here: about ${amount} ${unit} better. ${item.why}`;
+  const count = item.unit === "marks" ? Math.round(item.loss * 10) / 10 : Math.round(item.loss);
+  const amount = item.unit === "marks"
+    ? interpolate(ngettext("%(count)s mark", "%(count)s marks", count), { count: formatNumber(count) })
+    : interpolate(ngettext("%(count)s point", "%(count)s points", count), { count: formatNumber(count) });
+  // Translators: the review of one move; %(amount)s is e.g. "12 points" or "0.5 marks". The
+  // Hard AI's reason follows the sentence.
+  const said = interpolate(gettext("Hard would have played %(action)s here: about %(amount)s better."),
+    { action: actionWords(item.best), amount });
+  return `${said} ${item.why}`;
 }
 
 async function showHand(hand, move = 0) {
@@ -198,7 +223,7 @@ async function showHand(hand, move = 0) {
   let data = positionsOf.get(hand);
   if (!data) {
     $("loading").hidden = false;
-    $("loading").textContent = `Loading hand ${hand + 1}…`;
+    $("loading").textContent = interpolate(gettext("Loading hand %(number)s…"), { number: formatNumber(hand + 1) });
     try {
       data = await getJSON(`/api/rooms/${code}/matches/${number}/hands/${hand}/positions/`);
     } catch (err) {
@@ -236,27 +261,18 @@ function viewAt(i) {
     log: events.slice(0, upTo[i]), last_hand: null, match_over: false, result: null };
 }
 
-/** What the move into position `i` did, in words ("Ann played 6-4 on the left end"). */
+/** What the move into position `i` did, in whole sentences, as the table's log says it ("Ann
+ * played 6|4 on the left end."). */
 function moveWords(i) {
   const table = tableOf(ctx.data.game);
-  const said = [];
-  let by;
-  for (const e of ctx.data.positions[i].events) {
-    const words = e.type === "hand_end" ? null : common.phrase(table, ctx, e);
-    if (words === null) continue;
-    if (e.seat === undefined || e.seat === null) {
-      said.push(common.cap(words));
-      by = undefined;
-    } else if (e.seat === by) {
-      said[said.length - 1] += ` and ${words}`; // one seat's turn in one phrase
-    } else {
-      said.push(`${common.bareName(ctx, e.seat)} ${words}`);
-      by = e.seat;
-    }
-  }
-  if (said.length) return said.join("; ");
+  const said = common.sentences(table, ctx, ctx.data.positions[i].events);
+  if (said.length) return said.join(" ");
   const p = ctx.data.positions[i];
-  return p.seat === null ? "The deal" : `${seatName(ctx, p.seat)}: ${p.action?.type ?? "a move"}`;
+  if (p.seat === null) return `${gettext("The deal")}.`;
+  const type = p.action?.type;
+  // Translators: a move the replay has no sentence for, e.g. "Ann: end turn."
+  return interpolate(gettext("%(name)s: %(action)s."),
+    { name: seatName(ctx, p.seat), action: type ? ACTION_WORDS[type] || type : gettext("a move") });
 }
 
 function goTo(i, scroll = true) {
@@ -270,20 +286,25 @@ function goTo(i, scroll = true) {
   $("zoom").hidden = !table.zoomable;
   table.board(ctx, $("board"), { chosen: null, targets: [], onEnd: () => {}, last: move ? lastMove.keys : [] });
   const total = last();
-  const next = view.to_move === null || view.to_move === undefined ? "" : ` Next: ${seatName(ctx, view.to_move)}.`;
-  const status = move === 0 ? `The deal of hand ${ctx.hand + 1}.${next}`
-    : `Move ${move} of ${total}: ${moveWords(move)}.${move === total ? " The hand is over." : next}`;
-  $("status").textContent = status;
+  const next = view.to_move === null || view.to_move === undefined ? ""
+    : interpolate(gettext("Next: %(name)s."), { name: seatName(ctx, view.to_move) });
+  const counted = { move: formatNumber(move), total: formatNumber(total) };
+  const status = move === 0
+    ? [interpolate(gettext("The deal of hand %(number)s."), { number: formatNumber(ctx.hand + 1) }), next]
+    // Translators: %(words)s is one or more whole sentences ("Ann played 6|4 on the left end.").
+    : [interpolate(gettext("Move %(move)s of %(total)s: %(words)s"), { ...counted, words: moveWords(move) }),
+      move === total ? gettext("The hand is over.") : next];
+  $("status").textContent = status.filter(Boolean).join(" ");
   const reviewed = reviewAt(move);
   $("review-note").hidden = !reviewed;
   $("review-note").textContent = reviewed ? reviewWords(reviewed) : "";
-  $("scores").textContent = `Match score: ${(view.scores || []).map((s, side) => `${sideName(ctx, side)} ${s}`).join(" · ")}`;
+  $("scores").textContent = interpolate(gettext("Match score: %(scores)s"), { scores: scoresWords(view.scores, " · ") });
   renderHands(view);
   renderEnd(table, move === total);
   const scrub = $("scrub");
   scrub.max = String(total);
   scrub.value = String(move);
-  scrub.setAttribute("aria-valuetext", move === 0 ? "the deal" : `move ${move} of ${total}`);
+  scrub.setAttribute("aria-valuetext", move === 0 ? gettext("the deal") : interpolate(gettext("move %(move)s of %(total)s"), counted));
   $("to-start").disabled = $("back").disabled = move === 0;
   $("to-end").disabled = $("forward").disabled = move === total;
   for (const button of $("moves").querySelectorAll("button")) {
@@ -316,11 +337,12 @@ function renderHands(view) {
   const top = topOf(view);
   $("hands").replaceChildren(...hands.map((tiles, seat) => {
     const toPlay = view.to_move === seat;
+    const held = interpolate(ngettext("%(count)s tile", "%(count)s tiles", tiles.length), { count: formatNumber(tiles.length) });
     return h("li", { class: `seat-hand${toPlay ? " to-move" : ""}`, "data-seat": seat },
       h("p", { class: "who" }, h("strong", { text: seatName(ctx, seat) }),
-        ` · ${tiles.length} tile${tiles.length === 1 ? "" : "s"}`, toPlay ? h("span", { class: "badge", text: "to play" }) : ""),
+        ` · ${held}`, toPlay ? h("span", { class: "badge", text: gettext("to play") }) : ""),
       tiles.length ? h("div", { class: "tile-row" }, ...sortTiles(tiles).map((t) => tileSVG(t, { top, size: 44 })))
-        : h("p", { class: "hint", text: "No tiles left" }));
+        : h("p", { class: "hint", text: gettext("No tiles left") }));
   }));
 }
 
@@ -328,11 +350,32 @@ function renderHands(view) {
 function renderMoves() {
   $("moves").replaceChildren(...ctx.data.positions.map((_, i) => {
     const reviewed = reviewAt(i);
+    const words = i === 0 ? gettext("The deal") : `${formatNumber(i)}. ${moveWords(i)}`;
     return h("li", {}, h("button", { type: "button", "data-move": i, class: reviewed ? "reviewed" : "",
-      "aria-label": reviewed ? `${i}. ${moveWords(i)}: Hard would have played ${actionWords(reviewed.best)}` : null,
+      "aria-label": reviewed
+        ? `${words} ${interpolate(gettext("Hard would have played %(action)s."), { action: actionWords(reviewed.best) })}` : null,
       onclick: () => { stop(); goTo(i); },
-      text: `${i === 0 ? "The deal" : `${i}. ${moveWords(i)}`}${reviewed ? " ◆" : ""}` }));
+      text: `${words}${reviewed ? " ◆" : ""}` }));
   }));
+}
+
+/** "Ann 12 · Bob 30": each side's score (a number or words the table module gave). */
+function scoresWords(scores, joiner) {
+  return (scores || []).map((s, side) => `${sideName(ctx, side)} ${typeof s === "number" ? formatNumber(s) : s}`).join(joiner);
+}
+
+/** "Blocked. Ann won the hand: Ann 12, Bob 0." */
+function handResult(summary, points) {
+  const won = summary.winner !== null && summary.winner !== undefined;
+  const values = { name: won ? sideName(ctx, summary.winner) : "", points: scoresWords(points, ", ") };
+  let text;
+  if (points.length) {
+    text = won ? interpolate(gettext("%(name)s won the hand: %(points)s."), values)
+      : interpolate(gettext("Nobody won the hand: %(points)s."), values);
+  } else {
+    text = won ? interpolate(gettext("%(name)s won the hand."), values) : gettext("Nobody won the hand.");
+  }
+  return summary.blocked ? `${gettext("Blocked.")} ${text}` : text;
 }
 
 /** At the last position: who won the hand, its points, and the match after it. */
@@ -343,17 +386,16 @@ function renderEnd(table, atEnd) {
   const data = ctx.data;
   const summary = data.summary;
   const points = common.handPoints(table, ctx.view, summary);
-  const who = summary.winner === null || summary.winner === undefined ? "nobody" : sideName(ctx, summary.winner);
-  const lines = table.summaryLines ? table.summaryLines(ctx, summary)
-    : [h("p", {}, `${summary.blocked ? "Blocked. " : ""}${who} won the hand`,
-      points.length ? `: ${points.map((p, i) => `${sideName(ctx, i)} ${p}`).join(", ")}.` : ".")];
-  const after = (data.scores_after || []).map((s, side) => `${sideName(ctx, side)} ${s}`).join(" · ");
+  const lines = table.summaryLines ? table.summaryLines(ctx, summary) : [h("p", { text: handResult(summary, points) })];
+  const after = scoresWords(data.scores_after, " · ");
   const result = data.match_over && data.result ? (data.result.winner === null || data.result.winner === undefined
-    ? "The match ended in a tie." : `${sideName(ctx, data.result.winner)} won the match.`) : "";
+    ? gettext("The match ended in a tie.") : interpolate(gettext("%(name)s won the match."), { name: sideName(ctx, data.result.winner) })) : "";
   const nextHand = ctx.hand + 1 < ctx.record.hands.length
-    ? h("button", { type: "button", id: "next-hand", onclick: () => showHand(ctx.hand + 1, 0), text: `Replay hand ${ctx.hand + 2}` })
+    ? h("button", { type: "button", id: "next-hand", onclick: () => showHand(ctx.hand + 1, 0),
+      text: interpolate(gettext("Replay hand %(number)s"), { number: formatNumber(ctx.hand + 2) }) })
     : null;
-  $("hand-end-text").replaceChildren(...lines, h("p", { text: `Match score after this hand: ${after}.` }),
+  $("hand-end-text").replaceChildren(...lines,
+    h("p", { text: interpolate(gettext("Match score after this hand: %(scores)s."), { scores: after }) }),
     result ? h("p", { class: "result", text: result }) : "", nextHand || "");
 }
 
@@ -365,11 +407,11 @@ async function checkShuffle(data) {
   const hand = data.hand;
   if (!summary) {
     box.className = "fair bad";
-    box.textContent = "This hand has no summary to check.";
+    box.textContent = gettext("This hand has no summary to check.");
     return;
   }
   box.className = "fair pending";
-  box.textContent = "Checking the shuffle…";
+  box.textContent = gettext("Checking the shuffle…");
   let result;
   try {
     result = await verifyHand({ seed: data.seed, commitment: data.commitment, dealt: summary.dealt,
@@ -377,7 +419,7 @@ async function checkShuffle(data) {
   } catch (err) {
     if (ctx.hand !== hand) return;
     box.className = "fair bad";
-    box.textContent = `The shuffle could not be checked: ${err.message}`;
+    box.textContent = interpolate(gettext("The shuffle could not be checked: %(error)s"), { error: err.message });
     return;
   }
   ctx.fair[hand] = result.ok;
@@ -385,13 +427,14 @@ async function checkShuffle(data) {
   box.className = `fair ${result.ok ? "ok" : "bad"}`;
   box.dataset.ok = String(result.ok);
   box.replaceChildren(
-    h("span", { class: "fair-badge", text: result.ok ? "✓ Fair shuffle" : "✗ Shuffle check failed" }),
+    h("span", { class: "fair-badge", text: result.ok ? `✓ ${gettext("Fair shuffle")}` : `✗ ${gettext("Shuffle check failed")}` }),
     h("p", { text: result.ok
-      ? `Your browser recomputed hand ${hand + 1} from its revealed seed: the seed's SHA-256 equals the commitment shown `
-        + "before the deal, and the HMAC-SHA256 Fisher-Yates shuffle deals exactly the tiles each player was dealt."
-      : "The revealed seed does not reproduce this hand. Details below." }),
-    h("ul", {}, ...result.checks.map((c) => h("li", { text: `${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}` }))),
-    h("p", {}, "Seed ", h("code", { text: data.seed })),
+      ? interpolate(gettext("Your browser recomputed hand %(number)s from its revealed seed: the seed's SHA-256 equals the commitment shown before the deal, and the HMAC-SHA256 Fisher-Yates shuffle deals exactly the tiles each player was dealt."),
+        { number: formatNumber(hand + 1) })
+      : gettext("The revealed seed does not reproduce this hand. Details below.") }),
+    h("ul", {}, ...result.checks.map((c) => h("li", { text: `${c.ok ? "✓" : "✗"} ${c.label ?? c.name}: ${c.detail}` }))),
+    // Translators: before the fair shuffle's seed, a long hexadecimal number.
+    h("p", {}, `${gettext("Seed")} `, h("code", { text: data.seed })),
   );
 }
 
@@ -400,7 +443,7 @@ function stop() {
   timer = null;
   const button = $("autoplay");
   button.setAttribute("aria-pressed", "false");
-  button.textContent = "Play";
+  button.textContent = pgettext("replay autoplay button", "Play");
 }
 
 function play() {
@@ -408,7 +451,7 @@ function play() {
   if (ctx.move >= last()) goTo(0);
   const button = $("autoplay");
   button.setAttribute("aria-pressed", "true");
-  button.textContent = "Pause";
+  button.textContent = pgettext("replay autoplay button", "Pause");
   timer = window.setInterval(() => {
     if (ctx.move >= last()) {
       stop();
@@ -424,7 +467,7 @@ async function copyLink() {
   try {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);
-      said.textContent = "Copied: paste it into a message.";
+      said.textContent = gettext("Copied: paste it into a message.");
       return;
     }
   } catch {
@@ -440,7 +483,8 @@ async function copyLink() {
   } catch {
     copied = false;
   }
-  said.textContent = copied ? "Copied: paste it into a message." : "The link is selected: copy it with your phone's Copy (or Ctrl+C).";
+  said.textContent = copied ? gettext("Copied: paste it into a message.")
+    : gettext("The link is selected: copy it with your phone's Copy (or Ctrl+C).");
 }
 
 $("to-start").addEventListener("click", () => { stop(); goTo(0); });
@@ -455,9 +499,9 @@ if (typeof navigator.share === "function") {
   $("share-position").hidden = false;
   $("share-position").addEventListener("click", async () => {
     try {
-      await navigator.share({ title: document.title, text: "Look at this moment of our game:", url: $("position-link").textContent });
+      await navigator.share({ title: document.title, text: gettext("Look at this moment of our game:"), url: $("position-link").textContent });
     } catch (err) {
-      if (err.name !== "AbortError") $("copied").textContent = "Sharing did not work here: copy the link instead.";
+      if (err.name !== "AbortError") $("copied").textContent = gettext("Sharing did not work here: copy the link instead.");
     }
   });
 }

@@ -4,14 +4,15 @@
 import { freeSeat, getRoom, moveSeat, rematch, setSeatAI, startMatch, takeSeat, updateRoom } from "./api.js";
 import { RoomSocket } from "./socket.js";
 import {
-  forgetRoomSeat, localSeats, prefs, profile, recordMatch, roomHistory, roomSeat, savePrefs, saveLocalSeats, saveProfile,
-  saveRoomHistory, saveRoomSeat,
+  chooseLanguage, forgetRoomSeat, localSeats, prefs, profile, recordMatch, roomHistory, roomSeat, savePrefs, saveLocalSeats,
+  saveProfile, saveRoomHistory, saveRoomSeat,
 } from "./store.js";
+import { formatDateTime, formatNumber, gettext, interpolate, lang, ngettext, pgettext } from "./i18n.js";
 import { TurnAlert, askNotifications, notificationState } from "./alerts.js";
 import { lobbyStatus, renderLobbySeats, seatsHelp } from "./lobby.js";
 import { setupShare } from "./share.js";
 import { GRACE_CHOICES, GRACE_DEFAULT, TURN_CHOICES, decode, durationLabel, fillDuration } from "./timing.js";
-import { tileSVG, tileLabel } from "./tiles.js";
+import { tileSVG, tileName } from "./tiles.js";
 import * as common from "./table/common.js";
 import * as line from "./table/line.js";
 import * as texas42 from "./table/texas42.js";
@@ -19,12 +20,15 @@ import * as trains from "./table/trains.js";
 import * as ends from "./table/ends.js";
 import * as chicken from "./table/chicken.js";
 
-const { h, seatName, setHidden, sideName, topOf } = common;
+const { h, orWords, seatName, setHidden, sideName, topOf } = common;
 const alert = new TurnAlert(document.title);
 const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const setNames = JSON.parse(document.getElementById("set-names").textContent);
 const allOptions = games.flatMap((g) => g.options);
+
+// "Large tiles, high contrast" (a preference of this browser) applies before the first drawing.
+document.documentElement.classList.toggle("large-tiles", !!prefs().large);
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -86,8 +90,8 @@ function noSuchRoom() {
   ctx.socket?.close();
   $("lobby").hidden = true;
   $("table").hidden = true;
-  setConnection("No such room", false);
-  showError("There is no room at this link. Check the link you were sent, or start a new table from the home page.");
+  setConnection(gettext("No such room"), false);
+  showError(gettext("There is no room at this link. Check the link you were sent, or start a new table from the home page."));
 }
 
 async function refreshRoom() {
@@ -209,7 +213,7 @@ const lobbyActions = {
       showError(err.message);
       return;
     }
-    ctx.note = "You left your seat.";
+    ctx.note = gettext("You left your seat.");
     becomeVisitor();
     $("join-name").focus();
   },
@@ -252,13 +256,16 @@ function onRoom() {
   if (ctx.selected !== null && !room.seats[ctx.selected]) ctx.selected = null;
   if (ctx.confirmRemove !== null && !room.seats[ctx.confirmRemove]?.human) ctx.confirmRemove = null;
   const g = games.find((x) => x.name === room.game);
-  const title = `${g ? g.title : room.game}, ${room.players} players`;
+  // Translators: the table's title, e.g. "Mexican Train, 4 players".
+  const title = interpolate(ngettext("%(game)s, %(count)s player", "%(game)s, %(count)s players", room.players),
+    { game: g ? g.title : room.game, count: formatNumber(room.players) });
   $("room-game").textContent = `· ${title}`;
   if ($("table-title").textContent !== title) {
     $("table-title").textContent = title;
-    alert.setBase(`${title} · Dominoes`);
-    $("print-heading").textContent = `${title} · score sheet printed ${new Date().toLocaleDateString(undefined,
-      { year: "numeric", month: "long", day: "numeric" })} · room ${code}`;
+    // Translators: the browser tab's title at the table, e.g. "Mexican Train, 4 players · Dominoes".
+    alert.setBase(interpolate(gettext("%(title)s · Dominoes"), { title }));
+    $("print-heading").textContent = interpolate(gettext("%(title)s · score sheet printed %(date)s · room %(code)s"),
+      { title, date: formatDateTime(new Date(), { dateStyle: "long" }), code });
   }
   const role = renderLobby();
   const free = room.seats.filter((s) => s.free).length;
@@ -274,15 +281,18 @@ function onRoom() {
   // Only the rules this game has: the engine resolves some it ignores (Draw's round_to_five).
   const applies = ([k]) => k === "set" || !g || g.options.some((x) => x.name === k);
   opts.replaceChildren(...Object.entries(resolved).filter(applies).flatMap(([k, v]) => {
-    if (k === "set") return [h("dt", { text: "Set" }), h("dd", { text: setNames[v] || String(v) })];
+    // Translators: the set of tiles a room plays with (double-six, double-nine...).
+    if (k === "set") return [h("dt", { text: pgettext("domino set", "Set") }), h("dd", { text: setNames[v] || String(v) })];
     const o = g?.options.find((x) => x.name === k) || allOptions.find((x) => x.name === k);
     const choice = o?.choices?.find((c) => c.value === v);
-    const text = choice ? choice.label : v === null ? "default" : typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+    // Translators: a room option left at the game's own default.
+    const text = choice ? choice.label : v === null ? gettext("default") : typeof v === "boolean" ? (v ? gettext("yes") : gettext("no"))
+      : typeof v === "number" ? formatNumber(v) : String(v);
     return [h("dt", { text: o ? o.label : k.replace(/_/g, " ") }), h("dd", { text })];
   }),
-  h("dt", { text: "An AI plays for a player whose phone dropped out after" }),
+  h("dt", { text: gettext("An AI plays for a player whose phone dropped out after") }),
   h("dd", { text: durationLabel(room.grace_seconds ?? GRACE_DEFAULT) }),
-  h("dt", { text: "Turn timer" }), h("dd", { text: durationLabel(room.turn_seconds ?? null) }));
+  h("dt", { text: gettext("Turn timer") }), h("dd", { text: durationLabel(room.turn_seconds ?? null) }));
   if (ctx.view) {
     common.renderSeats(ctx, $("table-seats"));
     if (tableOf(ctx.view).showsPlayers !== false) common.renderPlayersBar(ctx, $("players-bar"));
@@ -330,6 +340,8 @@ function onState(msg) {
     // Only a new match follows a finished one; its number comes with the next room frame.
     ctx.history = { dealt: {}, hands: {} };
     saveRoomHistory(code, ctx.history);
+    // Everything of the new match is news, from its first move.
+    Object.assign(ann, { hand: msg.view.hand_number, count: 0, over: null, matchOver: false });
   }
   const fresh = !ctx.view || ctx.view.hand_number !== msg.view.hand_number;
   ctx.view = msg.view;
@@ -371,6 +383,19 @@ function chooseTile(tile) {
   if (ctx.chosen) document.querySelector("#end-choice button")?.focus();
 }
 
+/** Drop the chosen tile; the keyboard goes back to it in the hand. */
+function cancelChoice() {
+  const tile = ctx.chosen;
+  ctx.chosen = null;
+  renderTable();
+  if (tile) handButton(tile)?.focus();
+}
+
+function handButton(tile) {
+  return $("hand").querySelector(`.tile-button[data-tile="${tile[0]}-${tile[1]}"]`)
+    || $("hand").querySelector(`.tile-button[data-tile="${tile[1]}-${tile[0]}"]`);
+}
+
 function targets() {
   if (!ctx.chosen) return [];
   return legalPlays().filter((a) => same(a.tile, ctx.chosen) && a.end).map((a) => a.end);
@@ -404,7 +429,7 @@ function handHidden() {
 
 /** A player's own name, as the hand-off screen calls them (not "you": the device is shared). */
 function localName(seat) {
-  return ctx.room?.seats?.[seat]?.name || `Seat ${seat + 1}`;
+  return ctx.room?.seats?.[seat]?.name || common.seatLabel(seat);
 }
 
 /** A socket for one of the device's seats. Every socket of the device stays open (each seat
@@ -479,17 +504,19 @@ function renderHandoff() {
   $("table").inert = show;
   if (!show) return;
   const name = localName(mover);
-  $("handoff-title").textContent = `Pass to ${name}`;
-  $("handoff-text").textContent = `It is ${name}'s turn. Hand the device to ${name}; the tiles show when ${name} is holding it.`;
+  // Translators: pass-and-play: hand the device to this player.
+  $("handoff-title").textContent = interpolate(gettext("Pass to %(name)s"), { name });
+  $("handoff-text").textContent = interpolate(
+    gettext("It is %(name)s's turn. Hand the device to %(name)s; the tiles show when %(name)s is holding it."), { name });
   const button = $("handoff-show");
-  button.textContent = `I'm ${name}: show my tiles`;
+  button.textContent = interpolate(gettext("I'm %(name)s: show my tiles"), { name });
   button.onclick = () => {
     showSeat(mover);
     ctx.confirmed = mover;
     box.hidden = true;
     $("table").inert = false;
+    ctx.turnFocused = false;
     renderTable();
-    $("hand").querySelector(".tile-button.legal")?.focus();
   };
   button.focus();
 }
@@ -498,13 +525,18 @@ function statusText() {
   const view = ctx.view;
   if (view.match_over) {
     const r = view.result || {};
-    return r.winner === null || r.winner === undefined ? "The match is over: a tie."
-      : `The match is over: ${sideName(ctx, r.winner)} win${(view.teams?.[r.winner] || []).length > 1 ? "" : "s"}.`;
+    if (r.winner === null || r.winner === undefined) return gettext("The match is over: a tie.");
+    const name = sideName(ctx, r.winner);
+    return (view.teams?.[r.winner] || []).length > 1 ? interpolate(gettext("The match is over: %(names)s win."), { names: name })
+      : r.winner === ctx.seat ? gettext("The match is over: you win.")
+        : interpolate(gettext("The match is over: %(name)s wins."), { name });
   }
   if (ctx.seat !== null && view.to_move === ctx.seat) return tableOf(view).statusWhy(ctx);
   const s = ctx.room?.seats?.[view.to_move];
-  const why = s?.ai ? " (AI)" : s && s.human && s.connected === false ? " (away: an AI will stand in)" : "";
-  return `Waiting for ${seatName(ctx, view.to_move)}${why} to play.`;
+  const name = seatName(ctx, view.to_move);
+  if (s?.ai) return interpolate(gettext("Waiting for %(name)s (AI) to play."), { name });
+  if (s && s.human && s.connected === false) return interpolate(gettext("Waiting for %(name)s (away: an AI will stand in) to play."), { name });
+  return interpolate(gettext("Waiting for %(name)s to play."), { name });
 }
 
 function setText(node, text) {
@@ -518,32 +550,50 @@ function renderStatus(table, last) {
   bar.classList.toggle("mine", mine);
   setHidden($("turn-flag"), !mine);
   setText($("status-text"), statusText());
-  setText($("last-move"), last.text);
+  const lastBox = $("last-move");
+  if (lastBox.dataset.key !== last.spoken) {
+    lastBox.dataset.key = last.spoken;
+    lastBox.replaceChildren(...(last.text ? common.shownAndSaid(last.text, last.spoken) : []));
+  }
   alert.update(mine, statusText(), `turn-${code}`);
 }
 
-/** The hand: one button per tile, kept from one state to the next and only changed as needed. */
+/** The hand box is a list of tiles ("Your hand") only while it holds tiles; otherwise a line of text. */
+function handMode(box, mode, text) {
+  box.dataset.mode = mode;
+  if (mode === "hand") {
+    box.setAttribute("role", "list");
+    box.setAttribute("aria-labelledby", "hand-title");
+    box.replaceChildren();
+  } else {
+    box.removeAttribute("role");
+    box.removeAttribute("aria-labelledby");
+    box.replaceChildren(h("span", { class: "hint", text }));
+  }
+}
+
+/**
+ * The hand: one button per tile in a list item, kept from one state to the next and only
+ * changed as needed. A tile's name starts with its spoken name ("six four"), then what it can
+ * do (", playable", ", playable on the left end or the right end"). The hand is one tab stop
+ * (a roving tabindex): the arrow keys, Home and End move between its tiles.
+ */
 function renderHand(table) {
   const view = ctx.view;
   const box = $("hand");
   if (view.hand && handHidden()) {
     // Pass-and-play: no tile of any hand on this device, on screen or for a screen reader.
     if (box.dataset.mode !== "passed") {
-      box.dataset.mode = "passed";
-      box.replaceChildren(h("span", { class: "hint", text: "The tiles show on the turn of a player of this device, once they say it is them." }));
+      handMode(box, "passed", gettext("The tiles show on the turn of a player of this device, once they say it is them."));
     }
     return;
   }
   if (!view.hand) {
-    if (box.dataset.mode !== "watch") {
-      box.dataset.mode = "watch";
-      box.replaceChildren(h("span", { class: "hint", text: "You are watching: spectators see no hands." }));
-    }
+    if (box.dataset.mode !== "watch") handMode(box, "watch", gettext("You are watching: spectators see no hands."));
     return;
   }
   if (box.dataset.mode !== "hand") {
-    box.dataset.mode = "hand";
-    box.replaceChildren();
+    handMode(box, "hand");
     ctx.handButtons = new Map();
   }
   const top = topOf(view);
@@ -557,9 +607,11 @@ function renderHand(table) {
     keep.add(key);
     let b = buttons.get(key);
     if (!b || b.top !== top) {
-      const node = h("button", { type: "button", class: "tile-button", "data-tile": key, onclick: () => onTile(tile) },
-        tileSVG([Math.max(...tile), Math.min(...tile)], { top, size: 88, vertical: true }));
-      b = { node, top, state: "" };
+      const svg = tileSVG([Math.max(...tile), Math.min(...tile)], { top, size: 88, vertical: true });
+      svg.setAttribute("aria-hidden", "true");
+      const node = h("button", { type: "button", class: "tile-button", "data-tile": key, tabindex: "-1", onclick: () => onTile(tile) }, svg);
+      const item = h("div", { role: "listitem", class: "hand-tile" }, node);
+      b = { node, item, top, state: "" };
       buttons.set(key, b);
     }
     const ok = legal.some((a) => same(a.tile, tile)) && !ctx.waiting;
@@ -567,31 +619,90 @@ function renderHand(table) {
     const tileEnds = legal.filter((a) => same(a.tile, tile)).map((a) => a.end).filter(Boolean);
     const mark = table.handMark?.(ctx, tile) || null;
     const sending = pendingTile(tile);
-    const state = `${ok}|${chosen}|${tileEnds.join(",")}|${mark}|${sending}`;
+    const state = `${ok}|${chosen}|${tileEnds.join(",")}|${mark}|${sending}|${ctx.room?.revision}`;
     if (b.state !== state) {
       b.state = state;
       const n = b.node;
       n.className = `tile-button${ok ? " legal" : ""}${chosen ? " chosen" : ""}${mark ? ` ${mark}` : ""}${sending ? " pending" : ""}`;
-      n.setAttribute("aria-pressed", chosen ? "true" : "false");
       if (ok) n.removeAttribute("aria-disabled");
       else n.setAttribute("aria-disabled", "true");
-      const where = tileEnds.length > 1 ? `, playable on ${tileEnds.map((e) => common.endName(table, ctx, e)).join(" or ")}` : ", playable";
-      n.setAttribute("aria-label", `${tileLabel(tile)}${mark ? `, ${mark}` : ""}${ok ? where : ""}${sending ? ", played: sending" : ""}`);
+      const markText = mark ? (table.markWord ? table.markWord(mark) : mark) : "";
+      const words = [tileName(tile)];
+      if (markText) words.push(markText);
+      if (ok) {
+        words.push(tileEnds.length > 1
+          ? interpolate(gettext("playable on %(ends)s"), { ends: orWords(tileEnds.map((e) => common.endName(table, ctx, e))) })
+          : gettext("playable"));
+      }
+      // Translators: a tile of the hand chosen to be played, waiting for the end to play it on.
+      if (chosen) words.push(gettext("chosen"));
+      if (sending) words.push(gettext("played: sending"));
+      n.setAttribute("aria-label", words.join(", "));
+      // The word under a chosen or sending tile (the style sheet shows it: a word, not a colour).
+      // Translators: under a tile of the hand played while the connection was down.
+      n.dataset.word = sending ? gettext("sending") : chosen ? gettext("chosen") : "";
       n.querySelector(".trump-mark")?.remove();
-      if (mark) n.append(h("span", { class: "trump-mark", "aria-hidden": "true", text: mark }));
+      if (mark) n.append(h("span", { class: "trump-mark", "aria-hidden": "true", text: markText }));
     }
-    return b.node;
+    return b.item;
   });
   for (const [key, b] of buttons) {
     if (!keep.has(key)) {
-      b.node.remove();
+      b.item.remove();
       buttons.delete(key);
     }
   }
   order.forEach((node, i) => {
     if (box.children[i] !== node) box.insertBefore(node, box.children[i] || null);
   });
+  // One tab stop: the tile last focused while it is still held, else the first.
+  const roving = buttons.get(ctx.handFocus) || buttons.get(sorted.length ? `${sorted[0][0]}-${sorted[0][1]}` : "");
+  for (const b of buttons.values()) {
+    const want = b === roving ? "0" : "-1";
+    if (b.node.getAttribute("tabindex") !== want) b.node.setAttribute("tabindex", want);
+  }
 }
+
+/** The hand's keys: arrows, Home and End move between its tiles (Enter and Space are the buttons' own). */
+$("hand").addEventListener("keydown", (e) => {
+  const tiles = [...$("hand").querySelectorAll(".tile-button")];
+  const at = tiles.indexOf(document.activeElement);
+  if (at < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+  const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: tiles.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  focusTile(tiles[Math.max(0, Math.min(tiles.length - 1, to))]);
+});
+$("hand").addEventListener("focusin", (e) => {
+  const key = e.target.closest?.(".tile-button")?.dataset.tile;
+  if (key && key !== ctx.handFocus) focusTile(e.target);
+});
+
+/** Make `button` the hand's tab stop and focus it. */
+function focusTile(button) {
+  if (!button) return;
+  ctx.handFocus = button.dataset.tile;
+  for (const b of $("hand").querySelectorAll(".tile-button")) b.setAttribute("tabindex", b === button ? "0" : "-1");
+  if (document.activeElement !== button) button.focus();
+}
+
+/** The arrow keys move between the buttons of a group (the ends to play on, the bids, trumps). */
+function arrowKeys(group) {
+  group.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" }[e.key];
+    if (!step) return;
+    const scope = e.target.closest("[role=group]") || group;
+    const buttons = [...scope.querySelectorAll("button:not([disabled])")];
+    const at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    e.preventDefault();
+    const to = step === "first" ? 0 : step === "last" ? buttons.length - 1 : (at + step + buttons.length) % buttons.length;
+    buttons[to].focus();
+  });
+}
+arrowKeys($("end-choice"));
+arrowKeys($("actions"));
 
 /** Is `tile` in an action this page sent that the server has not yet acknowledged? */
 function pendingTile(tile) {
@@ -600,7 +711,7 @@ function pendingTile(tile) {
 
 /** While the connection is down, what the player tapped is kept and shown as pending. */
 function showConnection(text) {
-  const kept = ctx.socket?.pendingActions().length ? " Your move is kept and will be sent when the connection is back." : "";
+  const kept = ctx.socket?.pendingActions().length ? ` ${gettext("Your move is kept and will be sent when the connection is back.")}` : "";
   setConnection(`${text}${kept}`, false);
   if (ctx.view) renderTable();
 }
@@ -610,22 +721,29 @@ function onTile(tile) {
   if (ok) chooseTile(tile);
 }
 
+/** Where to play the chosen tile: a group of one button per legal end ("Left end, 6") and Cancel. */
 function renderEndChoice(table) {
   const box = $("end-choice");
   const ts = targets();
-  const key = ts.length ? `${ctx.chosen}|${ts.join(",")}` : "";
+  const key = ts.length ? `${ctx.chosen}|${ts.join(",")}|${ctx.room?.revision}` : "";
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   setHidden(box, !ts.length);
-  box.replaceChildren(...(ts.length ? [h("span", { text: `Play ${tileLabel(ctx.chosen)} on: ` }),
-    ...ts.map((end) => {
-      const e = (ctx.view.ends || []).find((x) => x.id === end);
-      return h("button", { type: "button", class: "primary", "data-end": end, onclick: () => playOn(end),
-        text: `${common.endName(table, ctx, end)}${e ? ` (${e.value})` : ""}` });
-    }), h("button", { type: "button", onclick: () => { ctx.chosen = null; renderTable(); }, text: "Cancel" })] : []));
+  if (ts.length) {
+    box.setAttribute("aria-label", interpolate(gettext("Where to play %(tile)s"), { tile: tileName(ctx.chosen) }));
+  } else {
+    box.removeAttribute("aria-label");
+  }
+  box.replaceChildren(...(ts.length ? [h("span", { "aria-hidden": "true",
+    text: interpolate(gettext("Play %(tile)s on:"), { tile: common.cap(tileName(ctx.chosen)) }) }),
+  ...ts.map((end) => {
+    const e = (ctx.view.ends || []).find((x) => x.id === end);
+    return h("button", { type: "button", class: "primary", "data-end": end, onclick: () => playOn(end),
+      text: common.endWithNumber(table, ctx, end, e?.value) });
+  }), h("button", { type: "button", onclick: cancelChoice, text: gettext("Cancel") })] : []));
 }
 
-const LABELS = { draw: "Draw a tile", pass: "Pass", end_turn: "End my turn" };
+const LABELS = { draw: gettext("Draw a tile"), pass: gettext("Pass"), end_turn: gettext("End my turn") };
 
 function renderActions(table) {
   const box = $("actions");
@@ -685,7 +803,9 @@ function renderFlash() {
   const fresh = log.slice(ctx.lastLogLength).filter((e) => e.type === "score");
   ctx.lastLogLength = log.length;
   if (fresh.length) {
-    box.replaceChildren(...fresh.map((e) => h("span", { class: "points-flash", text: `${seatName(ctx, e.seat)} scores ${e.points}` })));
+    // Translators: All Fives: a score flashed over the board, e.g. "Ann scores 10".
+    box.replaceChildren(...fresh.map((e) => h("span", { class: "points-flash",
+      text: interpolate(gettext("%(name)s scores %(points)s"), { name: seatName(ctx, e.seat), points: formatNumber(e.points) }) })));
   } else if (box.firstChild && !log.some((e) => e.type === "score")) {
     box.replaceChildren();
   }
@@ -731,16 +851,138 @@ function renderTable() {
   renderRematch();
   const seated = ctx.seat !== null;
   if ($("phrases").hidden === seated) $("phrases").hidden = $("chat-form").hidden = !seated;
+  announce(table);
+  focusTurn();
+}
+
+/* The live region (docs/frontend.md, "Keyboard and screen readers"): every move by anyone, once,
+   in words, a paragraph a turn; the end of a hand and of the match; "Your turn." when it comes.
+   What is new is told by the log's length in the hand under way, so a resync repeats nothing. */
+
+const ann = { hand: null, count: 0, over: null, matchOver: false, mine: false };
+
+/** The events of a run of the log, a list per turn (a seat's events and those without a seat after them). */
+function turns(events) {
+  const out = [];
+  let cur = null;
+  for (const e of events) {
+    if (e.type === "hand_end") continue;
+    const seat = e.seat ?? null;
+    if (!cur || (seat !== null && cur.seat !== null && seat !== cur.seat)) {
+      cur = { seat, events: [] };
+      out.push(cur);
+    }
+    if (cur.seat === null) cur.seat = seat;
+    cur.events.push(e);
+  }
+  return out.map((t) => t.events);
+}
+
+function announce(table) {
+  const view = ctx.view;
+  const log = view.log || [];
+  const last = view.last_hand;
+  const paragraphs = [];
+  // Every seat by its name, this one too ("Ann played six four on Tom's train."), as the table says it aloud.
+  const opts = { spoken: true, nameOf: (seat) => seatName(ctx, seat, false) };
+  const say = (events) => {
+    for (const t of turns(events)) {
+      const words = common.sentences(table, ctx, t, opts);
+      if (words.length) paragraphs.push(words.join(" "));
+    }
+  };
+  if (ann.hand === null) {
+    // The page's first view: what happened before it came is not news.
+    ann.hand = view.hand_number;
+    ann.count = log.length;
+    ann.over = last ? last.number : null;
+    ann.matchOver = !!view.match_over;
+  } else if (view.hand_number < ann.hand) {
+    return; // an older view (another seat of this device, shown again): nothing in it is news
+  } else {
+    if (last && ann.over !== last.number && last.number >= ann.hand) {
+      // The hand under way is over: its last moves, then its result.
+      if (last.number === ann.hand) say((last.log || []).slice(ann.count));
+      paragraphs.push(`${gettext("The hand is over.")} ${common.summaryText(table, ctx, last)}`);
+      ann.over = last.number;
+    }
+    if (view.hand_number !== ann.hand) {
+      ann.hand = view.hand_number;
+      ann.count = 0;
+    }
+    if (!(last && last.number === view.hand_number)) {
+      say(log.slice(ann.count));
+      ann.count = Math.max(ann.count, log.length);
+    }
+    if (view.match_over && !ann.matchOver) paragraphs.push(statusText());
+    ann.matchOver = !!view.match_over;
+  }
+  // A new decision: the turn came, or it goes on after this seat's own move (a double to
+  // answer, the opening turn, trumps to name after the last bid).
+  const mine = isMine() && !ctx.waiting;
+  if (mine && !ann.mine) {
+    // Translators: said to a screen reader when it becomes this player's turn.
+    const yours = gettext("Your turn.");
+    if (paragraphs.length) paragraphs[paragraphs.length - 1] += ` ${yours}`;
+    else paragraphs.push(yours);
+  }
+  ann.mine = mine;
+  for (const text of paragraphs) sayNow(text);
+}
+
+/** One paragraph more in the live region (the last 30 are kept). */
+function sayNow(text) {
+  const region = $("announcements");
+  region.append(h("p", { text }));
+  while (region.children.length > 30) region.firstChild.remove();
+}
+
+/* Focus: when this seat's turn starts, the keyboard goes to what it can do (the first tile it
+   can play, its bid, its trumps, or the button to draw or pass); at no other moment. Not while
+   a window is open or the player is typing. */
+
+function turnTarget() {
+  const actions = $("actions");
+  return actions.querySelector(".trumps button:not([disabled])") || actions.querySelector(".bidbox button:not([disabled])")
+    || $("hand").querySelector(".tile-button.legal") || actions.querySelector("button[data-action]:not([disabled])");
+}
+
+function focusTurn() {
+  if (!isMine() || ctx.waiting) {
+    ctx.turnFocused = false;
+    return;
+  }
+  if (ctx.turnFocused) return;
+  ctx.turnFocused = true;
+  const active = document.activeElement;
+  if (document.querySelector("dialog[open]") || !$("handoff").hidden
+    || (active && active.matches("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]"))) return;
+  const target = turnTarget();
+  if (!target) return;
+  if (target.classList.contains("tile-button")) {
+    ctx.handFocus = target.dataset.tile;
+    for (const b of $("hand").querySelectorAll(".tile-button")) b.setAttribute("tabindex", b === target ? "0" : "-1");
+  }
+  target.focus({ preventScroll: true });
+  // Only the box that scrolls it (the hand) moves to show it, never the page.
+  const box = target.closest(".hand");
+  if (box) {
+    const r = target.getBoundingClientRect();
+    const hr = box.getBoundingClientRect();
+    if (r.top < hr.top) box.scrollTop -= hr.top - r.top + 4;
+    else if (r.bottom > hr.bottom) box.scrollTop += r.bottom - hr.bottom + 4;
+  }
 }
 
 function renderMoves(table) {
   common.renderLog(table, ctx, $("log"));
   const c = $("commitment");
-  const text = `Hand ${ctx.view.hand_number + 1} · shuffle commitment `;
   if (c.dataset.key !== ctx.view.commitment) {
     c.dataset.key = ctx.view.commitment || "";
-    c.replaceChildren(text, h("code", { text: ctx.view.commitment || "" }),
-      " (SHA-256 of this hand's secret seed, revealed and checked when the hand ends)");
+    // Translators: followed by the hand's shuffle commitment (a long hexadecimal number).
+    const before = interpolate(gettext("Hand %(number)s · shuffle commitment"), { number: formatNumber(ctx.view.hand_number + 1) });
+    c.replaceChildren(`${before} `, h("code", { text: ctx.view.commitment || "" }),
+      ` ${gettext("(SHA-256 of this hand's secret seed, revealed and checked when the hand ends)")}`);
   }
 }
 
@@ -766,22 +1008,23 @@ function measure() {
 
 /** What the page says when the server closed the socket at one of its caps. */
 const CAPPED = {
-  4008: "This page sent too many messages and was disconnected. Reload the page to join again.",
-  4409: "The room has as many spectators as it takes. Reload the page to try again later.",
-  4429: "Too many tables are open from this network. Close another tab or device, then reload.",
+  4008: gettext("This page sent too many messages and was disconnected. Reload the page to join again."),
+  4409: gettext("The room has as many spectators as it takes. Reload the page to try again later."),
+  4429: gettext("Too many tables are open from this network. Close another tab or device, then reload."),
 };
 
 /** What the shown seat's socket says about its connection, in the connection line. */
 function onStatus(state, attempt, wasRetry, closeCode, reason, delay) {
   if (state === "open") {
-    setConnection(wasRetry ? "Reconnected: back in sync with the table." : "Connected", true);
+    setConnection(wasRetry ? gettext("Reconnected: back in sync with the table.") : gettext("Connected"), true);
     refreshRoom();
   } else if (state === "connecting") {
-    if (attempt) showConnection(`Reconnecting (attempt ${attempt})…`);
+    if (attempt) showConnection(interpolate(gettext("Reconnecting (attempt %(attempt)s)…"), { attempt: formatNumber(attempt) }));
   } else if (state === "down") {
-    showConnection(`Reconnecting: the connection was lost; next try in ${Math.ceil(delay / 1000)} s (attempt ${attempt}).`);
+    showConnection(interpolate(gettext("Reconnecting: the connection was lost; next try in %(seconds)s s (attempt %(attempt)s)."),
+      { seconds: formatNumber(Math.ceil(delay / 1000)), attempt: formatNumber(attempt) }));
   } else if (state === "refused" && closeCode === 4000) {
-    setConnection("This seat was opened in another tab or device; this one has stopped.", false);
+    setConnection(gettext("This seat was opened in another tab or device; this one has stopped."), false);
   } else if (state === "refused" && closeCode === 4003) {
     lostSeat(HOST_FREED);
   } else if (state === "refused" && closeCode === 4404) {
@@ -789,7 +1032,7 @@ function onStatus(state, attempt, wasRetry, closeCode, reason, delay) {
   } else if (state === "refused" && closeCode in CAPPED) {
     setConnection(CAPPED[closeCode], false);
   } else if (state === "refused") {
-    lostSeat("This browser no longer holds a seat here. You can sit down again, or watch from here.");
+    lostSeat(gettext("This browser no longer holds a seat here. You can sit down again, or watch from here."));
   }
 }
 
@@ -809,7 +1052,7 @@ function socketHandlers(gate = (fn) => fn) {
     }),
     chat: gate((msg) => onChat(msg)),
     hint: gate(onHint),
-    replaced: gate((msg) => showError(msg.message || "This seat was opened elsewhere.")),
+    replaced: gate((msg) => showError(msg.message || gettext("This seat was opened elsewhere."))),
     kicked: gate(() => lostSeat(HOST_FREED)),
     welcome: gate((msg) => {
       // Sent on connecting, and again when the host moves this player to another seat.
@@ -826,7 +1069,7 @@ function socketHandlers(gate = (fn) => fn) {
         return;
       }
       ctx.waiting = false;
-      showError(msg.message || `The server refused: ${msg.code}`);
+      showError(msg.message || interpolate(gettext("The server refused: %(code)s"), { code: msg.code }));
       if (msg.code === "stale_version" || msg.code === "not_your_turn") ctx.socket.send({ type: "sync" });
       renderTable();
     }),
@@ -846,7 +1089,7 @@ function connect() {
   ctx.socket.connect();
 }
 
-const HOST_FREED = "The host freed your seat. You can sit down again, or watch from here.";
+const HOST_FREED = gettext("The host freed your seat. You can sit down again, or watch from here.");
 
 setupShare({
   link: app.dataset.link,
@@ -855,7 +1098,7 @@ setupShare({
   dialog: $("share-dialog"),
   opener: $("open-share"),
   returnTo: $("open-menu"),
-  title: () => `Dominoes: ${$("table-title").textContent}`,
+  title: () => interpolate(gettext("Dominoes: %(title)s"), { title: $("table-title").textContent }),
 });
 
 /** The name typed in field `id`, or "" after saying `missing` and focusing the field. */
@@ -870,7 +1113,7 @@ function typedName(id, missing) {
 
 /** Sit down: in seat `seat` ("Sit here"), or in the first free one (the form's button). */
 async function join(seat) {
-  const name = typedName("join-name", "Type your name first: the other players see it at the table.");
+  const name = typedName("join-name", gettext("Type your name first: the other players see it at the table."));
   if (!name) return;
   showError("");
   ctx.note = "";
@@ -894,7 +1137,7 @@ async function join(seat) {
 /** Pass-and-play: another player on this device takes the first free seat, like any join. */
 $("add-local").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const name = typedName("add-local-name", "Type the other player's name first.");
+  const name = typedName("add-local-name", gettext("Type the other player's name first."));
   if (!name) return;
   showError("");
   try {
@@ -902,7 +1145,7 @@ $("add-local").addEventListener("submit", async (e) => {
     saveLocalSeats(code, [...localSeats(code), { token: taken.token, seat: taken.seat }]);
     openLocal({ token: taken.token, seat: taken.seat });
     $("add-local-name").value = "";
-    ctx.note = `${name} plays on this device too: their tiles show on their turn only.`;
+    ctx.note = interpolate(gettext("%(name)s plays on this device too: their tiles show on their turn only."), { name });
   } catch (err) {
     showError(err.message);
   }
@@ -935,8 +1178,10 @@ $("rematch").addEventListener("click", () => start(true));
 $("print").addEventListener("click", () => window.print());
 $("hint-button").addEventListener("click", askHint);
 
-const PHRASES = { hello: "Hello!", good_luck: "Good luck!", good_game: "Good game!", well_played: "Well played!",
-  thanks: "Thanks!", oops: "Oops!", your_turn: "Your turn!", one_more: "One more?" };
+// Translators: the quick phrases of the table talk (a button each; the others read them in their own language).
+const PHRASES = { hello: gettext("Hello!"), good_luck: gettext("Good luck!"), good_game: gettext("Good game!"),
+  well_played: gettext("Well played!"), thanks: gettext("Thanks!"), oops: gettext("Oops!"), your_turn: gettext("Your turn!"),
+  one_more: gettext("One more?") };
 $("phrases").replaceChildren(...Object.entries(PHRASES).map(([key, text]) =>
   h("button", { type: "button", "data-phrase": key, onclick: () => ctx.socket?.send({ type: "chat", phrase: key }), text })));
 $("chat-form").addEventListener("submit", (e) => {
@@ -955,11 +1200,13 @@ function chatOpen() {
 function showUnread() {
   for (const id of ["chat-unread", "chat-unread-2"]) {
     $(id).hidden = unread === 0;
-    $(id).textContent = unread ? String(unread) : "";
+    $(id).textContent = unread ? formatNumber(unread) : "";
   }
-  const words = unread ? `, ${unread} unread` : "";
-  $("open-chat").setAttribute("aria-label", `Chat${words}`);
-  $("chat-toggle").setAttribute("aria-label", `Table talk${words}`);
+  const count = { count: formatNumber(unread) };
+  $("open-chat").setAttribute("aria-label", unread
+    ? interpolate(ngettext("Chat, %(count)s unread", "Chat, %(count)s unread", unread), count) : gettext("Chat"));
+  $("chat-toggle").setAttribute("aria-label", unread
+    ? interpolate(ngettext("Table talk, %(count)s unread", "Table talk, %(count)s unread", unread), count) : gettext("Table talk"));
 }
 function setChat(open) {
   const shown = open || wide.matches;
@@ -979,7 +1226,9 @@ $("open-chat").addEventListener("click", () => {
 });
 function onChat(msg) {
   const list = $("chat");
-  list.append(h("li", {}, h("strong", { text: `${seatName(ctx, msg.seat)}: ` }), msg.text));
+  // A quick phrase is read in this page's language; what a player typed, as typed.
+  const text = msg.phrase && PHRASES[msg.phrase] ? PHRASES[msg.phrase] : msg.text;
+  list.append(h("li", {}, h("strong", { text: `${interpolate(gettext("%(name)s:"), { name: seatName(ctx, msg.seat) })} ` }), text));
   while (list.children.length > 50) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
   if (!chatOpen() && msg.seat !== ctx.seat) {
@@ -989,12 +1238,13 @@ function onChat(msg) {
 }
 
 // The moves of this hand, opened from the status bar.
-$("open-moves").addEventListener("click", () => {
+function openMoves() {
   if (ctx.view) renderMoves(tableOf(ctx.view));
-  $("moves-dialog").showModal();
+  openDialog($("moves-dialog"));
   const log = $("log");
   log.scrollTop = log.scrollHeight;
-});
+}
+$("open-moves").addEventListener("click", openMoves);
 
 // The table menu: share, the turn alert's preferences, the site's links.
 function showPrefs() {
@@ -1005,15 +1255,25 @@ function showPrefs() {
   const state = notificationState();
   const notify = $("allow-notify");
   notify.hidden = state === "unsupported";
-  notify.textContent = p.notify && state === "granted" ? "Stop notifying me" : "Notify me while this tab is hidden";
-  $("notify-state").textContent = state === "unsupported" ? "This browser cannot show notifications."
-    : state === "denied" ? "Notifications are blocked for this site in the browser's settings."
-      : p.notify && state === "granted" ? "A notification tells you it is your turn while this tab is hidden." : "";
+  notify.textContent = p.notify && state === "granted" ? gettext("Stop notifying me") : gettext("Notify me while this tab is hidden");
+  $("notify-state").textContent = state === "unsupported" ? gettext("This browser cannot show notifications.")
+    : state === "denied" ? gettext("Notifications are blocked for this site in the browser's settings.")
+      : p.notify && state === "granted" ? gettext("A notification tells you it is your turn while this tab is hidden.") : "";
+  $("pref-large").checked = !!p.large;
+  document.documentElement.classList.toggle("large-tiles", !!p.large);
 }
 $("open-menu").addEventListener("click", () => {
   showPrefs();
-  $("menu-dialog").showModal();
+  openDialog($("menu-dialog"));
 });
+$("open-keys").addEventListener("click", () => openDialog($("keys-dialog")));
+$("pref-large").addEventListener("change", (e) => {
+  savePrefs({ large: e.target.checked });
+  showPrefs();
+  if (ctx.view && !$("table").hidden) redraw();
+});
+$("table-language").value = lang;
+$("table-language").addEventListener("change", (e) => chooseLanguage(e.target.value));
 $("pref-sound").addEventListener("change", (e) => {
   savePrefs({ sound: e.target.checked });
   showPrefs();
@@ -1046,12 +1306,56 @@ $("zoom").addEventListener("click", (e) => {
   if (how && ctx.view) tableOf(ctx.view).zoom?.($("board"), how);
 });
 
+/* The table's keys (the "Keyboard keys" dialog lists them): d draw, p pass, e end the turn,
+   c the table talk, h a hint, m the moves, ? the keys. Not while typing, nor with a modifier. */
+
+function tryAction(type, refusal) {
+  const legal = isMine() && !ctx.waiting && (ctx.view.legal || []).find((a) => a.type === type);
+  if (legal) act({ type });
+  else sayNow(refusal);
+}
+
+const KEYS = {
+  d: () => tryAction("draw", gettext("You cannot draw a tile now.")),
+  p: () => tryAction("pass", gettext("You cannot pass now.")),
+  e: () => tryAction("end_turn", gettext("You cannot end your turn now.")),
+  c: () => {
+    setChat(true);
+    $("chat-panel").scrollIntoView({ block: "nearest" });
+    (ctx.seat !== null ? $("chat-text") : $("chat-toggle")).focus({ preventScroll: true });
+  },
+  h: () => {
+    if (!ctx.room?.resolved_options?.hints) sayNow(gettext("This table gives no hints."));
+    else if ($("hint-box").hidden || $("hint-button").disabled) sayNow(gettext("No hint now."));
+    else askHint();
+  },
+  m: () => openMoves(),
+  "?": () => openDialog($("keys-dialog")),
+};
+
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && ctx.chosen && !document.querySelector("dialog[open]")) {
-    ctx.chosen = null;
-    renderTable();
+  const open = document.querySelector("dialog[open]");
+  if (e.key === "Escape" && ctx.chosen && !open) {
+    e.preventDefault();
+    cancelChoice();
+    return;
   }
+  if (e.ctrlKey || e.altKey || e.metaKey || e.isComposing || open) return;
+  const run = KEYS[e.key];
+  if (!run || (e.key !== "?" && (!ctx.view || $("table").hidden || $("table").inert))) return;
+  if (e.target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]")) return;
+  e.preventDefault();
+  run();
 });
+
+/** Open a dialog; when it closes, the keyboard goes back where it was. */
+function openDialog(dialog) {
+  const from = document.activeElement;
+  dialog.addEventListener("close", () => {
+    if (from && from.isConnected && from !== document.body) from.focus();
+  }, { once: true });
+  dialog.showModal();
+}
 setInterval(() => {
   if (ctx.room?.seats?.some((s) => s.human && s.connected === false)) {
     common.renderSeats(ctx, $("table-seats"));

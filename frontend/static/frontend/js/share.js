@@ -2,6 +2,8 @@
 // the browser has one (Web Share API), and the QR code. One panel serves the lobby and, during
 // a match, a dialog opened from the table menu: it moves into the dialog and back.
 
+import { gettext } from "./i18n.js";
+
 /** Copy `text`; true when it reached the clipboard. Plain-http pages have no Clipboard API. */
 async function copyText(text, node) {
   try {
@@ -29,17 +31,17 @@ export function setupShare({ link, panel, home, dialog, opener, returnTo = opene
   const said = panel.querySelector("#copied");
   panel.querySelector("#copy-link").addEventListener("click", async () => {
     said.textContent = "";
-    said.textContent = (await copyText(link, linkNode)) ? "Copied: paste it into a message."
-      : "The link is selected: copy it with your phone's Copy (or Ctrl+C).";
+    said.textContent = (await copyText(link, linkNode)) ? gettext("Copied: paste it into a message.")
+      : gettext("The link is selected: copy it with your phone's Copy (or Ctrl+C).");
   });
   const native = panel.querySelector("#share-native");
   if (typeof navigator.share === "function") {
     native.hidden = false;
     native.addEventListener("click", async () => {
       try {
-        await navigator.share({ title: title(), text: "Come and play dominoes with us:", url: link });
+        await navigator.share({ title: title(), text: gettext("Come and play dominoes with us:"), url: link });
       } catch (err) {
-        if (err.name !== "AbortError") said.textContent = "Sharing did not work here: copy the link instead.";
+        if (err.name !== "AbortError") said.textContent = gettext("Sharing did not work here: copy the link instead.");
       }
     });
   }

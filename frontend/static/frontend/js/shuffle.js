@@ -2,11 +2,13 @@
 // sha256(seed) must equal the commitment shown before the hand, and the HMAC-SHA256 Fisher-Yates
 // order must reproduce the tiles that were dealt.
 
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+
 const encoder = new TextEncoder();
 
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-f]/i.test(hex)) {
-    throw new Error(`not a hex string: ${hex}`);
+    throw new Error(interpolate(gettext("not a hex string: %(text)s"), { text: hex }));
   }
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
@@ -68,7 +70,8 @@ function sameTiles(a, b) {
  * Check a finished hand. `hand` holds the revealed `seed`, the `commitment` shown at the start,
  * `dealt` (each seat's dealt tiles), the set `top`, and the `engine` double set aside (or null).
  * `mine` is what this browser itself received at the start of the hand, with its `seat`.
- * Returns {ok, checks: [{name, ok, detail}], order}.
+ * Returns {ok, checks: [{name, label, ok, detail}], order}: `name` is a fixed key, `label` and
+ * `detail` are words in the page's language.
  */
 export async function verifyHand({ seed, commitment, dealt, top, engine = null, mine = null, seat = null }) {
   const checks = [];
@@ -76,8 +79,12 @@ export async function verifyHand({ seed, commitment, dealt, top, engine = null, 
   const digest = await sha256Hex(seedBytes);
   checks.push({
     name: "commitment",
+    // Translators: the name of a check of the fair shuffle (the seed against the commitment).
+    label: gettext("commitment"),
     ok: digest === commitment,
-    detail: `sha256(seed) = ${digest.slice(0, 16)}…, commitment ${String(commitment).slice(0, 16)}…`,
+    // Translators: the first check of the fair shuffle; "sha256(seed)" is a formula, left as is.
+    detail: interpolate(gettext("sha256(seed) = %(digest)s…, commitment %(commitment)s…"),
+      { digest: digest.slice(0, 16), commitment: String(commitment).slice(0, 16) }),
   });
   const order = await shuffle(seedBytes, canonicalSet(top, engine ? [engine] : []));
   const size = dealt && dealt.length ? Math.max(...dealt.map((h) => h.length)) : 0;
@@ -85,13 +92,26 @@ export async function verifyHand({ seed, commitment, dealt, top, engine = null, 
   (dealt || []).forEach((tiles, k) => {
     if (!sameTiles(order.slice(k * size, k * size + tiles.length), tiles)) dealOk = false;
   });
-  checks.push({ name: "deal", ok: dealOk, detail: `${(dealt || []).length} hands of ${size} from the shuffled order` });
+  const hands = (dealt || []).length;
+  checks.push({
+    name: "deal",
+    // Translators: the name of a check of the fair shuffle (the tiles dealt from the shuffled order).
+    label: pgettext("shuffle check", "deal"),
+    ok: dealOk,
+    // Translators: e.g. "4 hands of 7 from the shuffled order".
+    detail: interpolate(ngettext("%(hands)s hand of %(size)s from the shuffled order",
+      "%(hands)s hands of %(size)s from the shuffled order", hands), { hands: formatNumber(hands), size: formatNumber(size) }),
+  });
   if (mine && seat !== null && seat !== undefined) {
     const block = order.slice(seat * size, seat * size + mine.length);
     checks.push({
-      name: "my hand",
+      name: "my hand", // i18n: not shown (the check's key; `label` is shown)
+      // Translators: the name of a check of the fair shuffle (this browser's own dealt tiles).
+      label: gettext("my hand"),
       ok: mine.length === size && sameTiles(block, mine),
-      detail: `the ${mine.length} tiles this browser received as seat ${seat + 1}`,
+      detail: interpolate(ngettext("the %(count)s tile this browser received as seat %(seat)s",
+        "the %(count)s tiles this browser received as seat %(seat)s", mine.length),
+      { count: formatNumber(mine.length), seat: formatNumber(seat + 1) }),
     });
   }
   return { ok: checks.every((c) => c.ok), checks, order };

@@ -48,7 +48,7 @@ export class RoomSocket {
     this.openTimer = null;
     this.asked = 0; // when the oldest ping not yet answered by any frame went out (0: none)
     // The browser knows sooner than any heartbeat that the device went offline or came back.
-    window.addEventListener("offline", () => this.ws && this.drop("the device went offline"));
+    window.addEventListener("offline", () => this.ws && this.drop("the device went offline")); // i18n: not shown (a reason for the log)
     window.addEventListener("online", () => {
       if (!this.closed && !this.ws) this.connect();
     });
@@ -107,7 +107,7 @@ export class RoomSocket {
     this.ws = ws;
     this.handlers.status?.("connecting", this.attempt);
     this.openTimer = setTimeout(() => {
-      if (this.ws === ws && ws.readyState !== WebSocket.OPEN) this.drop("the connection did not open");
+      if (this.ws === ws && ws.readyState !== WebSocket.OPEN) this.drop("the connection did not open"); // i18n: not shown (a reason for the log)
     }, CONNECT_MS);
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
@@ -144,7 +144,7 @@ export class RoomSocket {
     if (this.ws !== ws) return;
     const now = Date.now();
     if (this.asked && now - this.asked > ANSWER_MS) {
-      this.drop("no answer from the server");
+      this.drop("no answer from the server"); // i18n: not shown (a reason for the log)
       return;
     }
     if (!this.asked) this.asked = now;

@@ -31,10 +31,11 @@ export function saveProfile(changes) {
   return p;
 }
 
-const PREFS = { sound: true, vibrate: true, notify: false };
+const PREFS = { sound: true, vibrate: true, notify: false, large: false };
 
-/** The table's preferences: a sound and a vibration when it becomes your turn, and a system
- * notification while the tab is hidden (only once the player allowed it). */
+/** The table's preferences: a sound and a vibration when it becomes your turn, a system
+ * notification while the tab is hidden (only once the player allowed it), large high-contrast
+ * tiles (`large`), and the language chosen (`language`, see language.js). */
 export function prefs() {
   return { ...PREFS, ...(profile().prefs || {}) };
 }
@@ -44,6 +45,14 @@ export function savePrefs(changes) {
   p.prefs = { ...prefs(), ...changes };
   write(PROFILE, p);
   return p.prefs;
+}
+
+/** Switch the page's language: kept in the preferences and in Django's language cookie, then
+ * the page is loaded again in it (as the site header's switcher does, language.js). */
+export function chooseLanguage(code) {
+  savePrefs({ language: code });
+  document.cookie = `django_language=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
+  location.reload();
 }
 
 /** Count a finished match once, however many times its last view arrives. */

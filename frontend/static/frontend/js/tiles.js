@@ -1,7 +1,10 @@
 // Tiles drawn as SVG with pips. Sets above double-nine colour their pips by number, as printed
 // sets do, because counts past nine are hard to read at a glance. Every pip colour keeps at
 // least 5:1 against the tile's face (3:1 is the bar for graphics); the count itself is never
-// told by colour alone.
+// told by colour alone. A tile's name is said in words ("six four", "double blank") in the
+// page's language; on screen the table writes it as "6|4".
+
+import { formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const UNIT = 40; // one half-tile is UNIT x UNIT in SVG units
@@ -55,9 +58,32 @@ export function tileKey(tile) {
   return a <= b ? `${a}-${b}` : `${b}-${a}`;
 }
 
+// Translators: the number of pips on one half of a tile, as a screen reader says a tile
+// ("six four", "double blank"); 0 is a blank half.
+const NUMBER_WORDS = [pgettext("tile half", "blank"), pgettext("tile half", "one"), pgettext("tile half", "two"),
+  pgettext("tile half", "three"), pgettext("tile half", "four"), pgettext("tile half", "five"),
+  pgettext("tile half", "six"), pgettext("tile half", "seven"), pgettext("tile half", "eight"),
+  pgettext("tile half", "nine"), pgettext("tile half", "ten"), pgettext("tile half", "eleven"),
+  pgettext("tile half", "twelve")];
+
+/** A half's number in words: "blank", "one" ... "twelve"; past twelve, the number itself. */
+export function numberWord(n) {
+  return NUMBER_WORDS[n] ?? formatNumber(n);
+}
+
+/** A tile's spoken name, the higher number first: "six four", "three blank", "double five". */
+export function tileName(tile) {
+  const high = Math.max(...tile);
+  const low = Math.min(...tile);
+  // Translators: a double tile, e.g. "double five" (the number is already in words).
+  if (high === low) return interpolate(gettext("double %(number)s"), { number: numberWord(high) });
+  // Translators: a tile by its two numbers in words, the higher first, e.g. "six four".
+  return interpolate(gettext("%(high)s %(low)s"), { high: numberWord(high), low: numberWord(low) });
+}
+
+/** A tile as the table writes it, the higher number first: "6|4", "5|5". */
 export function tileLabel(tile) {
-  const [a, b] = tile;
-  return a === b ? `double ${a}` : `${a}-${b}`;
+  return `${Math.max(...tile)}|${Math.min(...tile)}`;
 }
 
 const PIP_PATHS = new Map();
@@ -100,7 +126,7 @@ export function tileSVG(tile, opts = {}) {
     height: vertical ? size : size / 2,
     class: "tile" + (vertical ? " tile-v" : " tile-h"),
     role: "img",
-    "aria-label": faceDown ? "a face-down tile" : `tile ${tileLabel(tile)}`,
+    "aria-label": faceDown ? gettext("a face-down tile") : tileName(tile),
   });
   svg.append(el("rect", { x: 0, y: 0, width: w, height: h, rx: 5, class: faceDown ? "tile-back" : "tile-face" }));
   if (faceDown) return svg;

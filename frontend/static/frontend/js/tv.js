@@ -6,6 +6,7 @@
 // score, whose turn it is and the last move in words, through hands and rematches, no click.
 
 import { getRoom } from "./api.js";
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { RoomSocket } from "./socket.js";
 import * as common from "./table/common.js";
 import * as line from "./table/line.js";
@@ -40,7 +41,9 @@ function showError(text) {
 
 function gameTitle(room) {
   const g = games.find((x) => x.name === room.game);
-  return `${g ? g.title : room.game}, ${room.players} players`;
+  // Translators: the table screen's title, e.g. "Mexican Train, 4 players".
+  return interpolate(ngettext("%(game)s, %(count)s player", "%(game)s, %(count)s players", room.players),
+    { game: g ? g.title : room.game, count: formatNumber(room.players) });
 }
 
 /** The side (score column) a seat scores for: its team where the game has teams. */
@@ -55,10 +58,11 @@ function renderLobby() {
   if (!room) return;
   const list = $("lobby-seats");
   const items = room.seats.map((s) => {
-    const text = s.free ? "waiting for a player…" : seatName(ctx, s.seat);
-    const tag = s.free ? "" : s.ai ? "AI" : s.seat === room.host_seat ? "host" : "";
+    const text = s.free ? gettext("waiting for a player…") : seatName(ctx, s.seat);
+    // Translators: tags beside a seat's name on the table screen: an AI plays it, or the room's host.
+    const tag = s.free ? "" : s.ai ? gettext("AI") : s.seat === room.host_seat ? gettext("host") : "";
     return h("li", { class: `tv-seat${s.free ? " free" : ""}`, "data-seat": s.seat },
-      h("span", { class: "tv-seat-no", text: `${s.seat + 1}` }), h("span", { class: "tv-seat-name", text }),
+      h("span", { class: "tv-seat-no", text: formatNumber(s.seat + 1) }), h("span", { class: "tv-seat-name", text }),
       tag ? h("span", { class: "tv-tag", text: tag }) : "");
   });
   const key = JSON.stringify(room.seats.map((s) => [s.free, s.name, s.ai, s.seat === room.host_seat]));
@@ -78,9 +82,10 @@ function renderPlayers(table) {
     const train = view.trains?.find((t) => t.owner === seat);
     const toMove = view.to_move === seat && !view.match_over;
     const bits = [];
-    if (held !== undefined) bits.push(`${held} tile${held === 1 ? "" : "s"}`);
-    if (score !== undefined) bits.push(`${score} ${score === 1 && unit === "marks" ? "mark" : unit}`);
-    if (train?.marker) bits.push("marker out");
+    if (held !== undefined) bits.push(interpolate(ngettext("%(count)s tile", "%(count)s tiles", held), { count: formatNumber(held) }));
+    if (score !== undefined) bits.push(scoreWords(score, unit));
+    // Translators: Mexican Train: this player's train is open to everyone.
+    if (train?.marker) bits.push(gettext("marker out"));
     return h("li", { class: `tv-player${toMove ? " to-move" : ""}`, "data-seat": seat },
       h("span", { class: "tv-player-name" }, toMove ? h("span", { class: "tv-arrow", "aria-hidden": "true", text: "▶ " }) : "",
         seatName(ctx, seat)),
@@ -93,9 +98,17 @@ function renderPlayers(table) {
     list.replaceChildren(...items);
   }
   const extra = [];
-  if (view.boneyard !== undefined && view.boneyard !== null && view.game !== "texas42") extra.push(`Boneyard: ${view.boneyard}`);
-  if (view.teams?.some((team) => team.length > 1)) extra.push(`Teams: ${view.teams.map((_, side) => `${sideName(ctx, side)} ${view.scores?.[side] ?? 0}`).join(" vs ")}`);
-  const target = table.targetText ? table.targetText(view, unit) : view.target ? `Playing to ${view.target} ${unit}.` : "";
+  if (view.boneyard !== undefined && view.boneyard !== null && view.game !== "texas42") {
+    extra.push(interpolate(gettext("Boneyard: %(count)s"), { count: formatNumber(view.boneyard) }));
+  }
+  if (view.teams?.some((team) => team.length > 1)) {
+    // Translators: between the teams' scores, e.g. "Ann & Cy 3 vs Bob & Di 5".
+    const vs = ` ${gettext("vs")} `;
+    const teams = view.teams.map((_, side) => `${sideName(ctx, side)} ${formatNumber(view.scores?.[side] ?? 0)}`).join(vs);
+    extra.push(interpolate(gettext("Teams: %(teams)s"), { teams }));
+  }
+  const target = table.targetText ? table.targetText(view, unit)
+    : view.target ? interpolate(gettext("Playing to %(score)s."), { score: scoreWords(view.target, unit) }) : "";
   if (target) extra.push(target);
   $("extra").textContent = extra.join(" · ");
 }
@@ -112,11 +125,19 @@ function fitRows(board) {
   if (fits !== now) trains.zoom(board, fits / now);
 }
 
+/** "12 points", "1 mark": `unit` is the table module's key, "points" or "marks". */
+function scoreWords(score, unit) {
+  const count = { count: formatNumber(score) };
+  return unit === "marks" ? interpolate(ngettext("%(count)s mark", "%(count)s marks", score), count)
+    : interpolate(ngettext("%(count)s point", "%(count)s points", score), count);
+}
+
 function resultWords(view) {
   const winner = view.result?.winner;
   const who = winner === null || winner === undefined ? null : sideName(ctx, winner);
-  const scores = (view.scores || []).map((s, side) => `${sideName(ctx, side)} ${s}`).join(", ");
-  return `${who ? `${who} won the match!` : "The match ended in a tie."} Final score: ${scores}.`;
+  const scores = (view.scores || []).map((s, side) => `${sideName(ctx, side)} ${formatNumber(s)}`).join(", ");
+  const result = who ? interpolate(gettext("%(name)s won the match!"), { name: who }) : gettext("The match ended in a tie.");
+  return `${result} ${interpolate(gettext("Final score: %(scores)s."), { scores })}`;
 }
 
 function renderTable() {
@@ -130,11 +151,15 @@ function renderTable() {
   if (table === trains) fitRows(board);
   renderPlayers(table);
   let turn;
-  if (view.match_over) turn = "The match is over.";
-  else if (view.to_move === null || view.to_move === undefined) turn = `Hand ${view.hand_number + 1}`;
-  else turn = `${seatName(ctx, view.to_move)} to play${view.phase === "bidding" ? " (bidding)" : ""}`;
+  const hand = { number: formatNumber(view.hand_number + 1) };
+  if (view.match_over) turn = gettext("The match is over.");
+  else if (view.to_move === null || view.to_move === undefined) turn = interpolate(gettext("Hand %(number)s"), hand);
+  else if (view.phase === "bidding") turn = interpolate(gettext("%(name)s to play (bidding)"), { name: seatName(ctx, view.to_move) });
+  else turn = interpolate(gettext("%(name)s to play"), { name: seatName(ctx, view.to_move) });
   if ($("turn").textContent !== turn) $("turn").textContent = turn;
-  const lastText = last.text ? `Last move: ${last.text}.` : `Hand ${view.hand_number + 1}: the tiles are dealt.`;
+  // Translators: %(move)s is one or more whole sentences ("Ann played 6|4 on the left end.").
+  const lastText = last.text ? interpolate(gettext("Last move: %(move)s"), { move: last.text })
+    : interpolate(gettext("Hand %(number)s: the tiles are dealt."), hand);
   const lastBox = $("last-move");
   if (lastBox.textContent !== lastText) {
     lastBox.textContent = lastText;
@@ -144,7 +169,7 @@ function renderTable() {
   }
   const result = $("result");
   result.hidden = !view.match_over;
-  if (view.match_over) result.textContent = `${resultWords(view)} A rematch shows here as soon as it starts.`;
+  if (view.match_over) result.textContent = `${resultWords(view)} ${gettext("A rematch shows here as soon as it starts.")}`;
 }
 
 function show() {
@@ -156,7 +181,7 @@ function show() {
     const title = gameTitle(ctx.room);
     if ($("tv-title").textContent !== title) {
       $("tv-title").textContent = title;
-      document.title = `${title} · table screen · Dominoes`;
+      document.title = interpolate(gettext("%(title)s · table screen · Dominoes"), { title });
     }
   }
   if (playing) renderTable();
@@ -186,10 +211,10 @@ async function refreshRoom() {
 
 function noSuchRoom() {
   ctx.socket?.close();
-  setConnection("No such room", false);
+  setConnection(gettext("No such room"), false);
   $("waiting").hidden = true;
   $("table").hidden = true;
-  showError("There is no room at this link. Check the link, or start a new table from the home page.");
+  showError(gettext("There is no room at this link. Check the link, or start a new table from the home page."));
 }
 
 function onState(msg) {
@@ -221,17 +246,18 @@ document.addEventListener("visibilitychange", () => keepAwake(!!ctx.view && !ctx
 ctx.socket = new RoomSocket(code, null, {
   status: (state, attempt, _wasRetry, closeCode, _reason, delay) => {
     if (state === "open") {
-      setConnection("Live", true);
+      // Translators: the table screen's connection line: connected, updating live.
+      setConnection(gettext("Live"), true);
       showError("");
       refreshRoom();
     } else if (state === "connecting" && attempt) {
-      setConnection(`Reconnecting (attempt ${attempt})…`, false);
+      setConnection(interpolate(gettext("Reconnecting (attempt %(attempt)s)…"), { attempt: formatNumber(attempt) }), false);
     } else if (state === "down") {
-      setConnection(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s`, false);
+      setConnection(interpolate(gettext("Connection lost: reconnecting in %(seconds)s s"), { seconds: formatNumber(Math.ceil(delay / 1000)) }), false);
     } else if (state === "refused" && closeCode === 4404) {
       noSuchRoom();
     } else if (state === "refused") {
-      setConnection("The server refused this screen: reload the page to try again.", false);
+      setConnection(gettext("The server refused this screen: reload the page to try again."), false);
     }
   },
   state: onState,

@@ -2,10 +2,13 @@
 // Each row has its name and what to know about it (tiles held, a marker, a double to answer),
 // its tiles in a strip that scrolls sideways inside the row (the newest, at the open end, in
 // view), and its open end as a button. Rows live from one state to the next: a new state adds
-// the tiles that are new and touches only the rows that changed.
+// the tiles that are new and touches only the rows that changed. The rows are the board's list
+// for a screen reader: each row a list item that says the row in one sentence ("Tom's train:
+// 5 tiles, open at 4, marker out"), its strip of tiles and its end button.
 
 import { tileSVG, tileKey } from "../tiles.js";
-import { h } from "./common.js";
+import { h, tileCount } from "./common.js";
+import { formatNumber, gettext, interpolate } from "../i18n.js";
 
 /** Lay each tile with the number it shares with the tile before it on the inside. */
 export function chain(tiles, start) {
@@ -26,13 +29,16 @@ function tileNode(shown, top) {
 }
 
 function makeRow(spec, onEnd) {
+  const said = h("span", { class: "visually-hidden" });
   const name = h("span", { class: "name" });
   const count = h("span", { class: "count" });
   const badges = h("span", { class: "badges" });
   const strip = h("div", { class: "strip", tabindex: "0", role: "group" });
   const button = h("button", { type: "button", class: "end-button", "data-end": spec.id, onclick: () => onEnd(spec.id) });
-  const el = h("div", { class: "train", "data-end": spec.id }, h("div", { class: "owner" }, name, count, badges), strip, button);
-  return { el, name, count, badges, strip, button, keys: [], state: {} };
+  // What the owner box shows, the sentence says: the box is for the eyes only.
+  const el = h("div", { class: "train", role: "listitem", "data-end": spec.id }, said,
+    h("div", { class: "owner", "aria-hidden": "true" }, name, count, badges), strip, button);
+  return { el, said, name, count, badges, strip, button, keys: [], state: {} };
 }
 
 function setText(node, text) {
@@ -41,6 +47,8 @@ function setText(node, text) {
 
 function updateRow(row, spec, top, animate) {
   const st = row.state;
+  setText(row.said, spec.said || spec.label);
+  if (row.el.getAttribute("aria-label") !== (spec.said || spec.label)) row.el.setAttribute("aria-label", spec.said || spec.label);
   setText(row.name, spec.name || spec.label);
   setText(row.count, spec.sub || "");
   const badgeKey = JSON.stringify(spec.badges || []);
@@ -67,23 +75,34 @@ function updateRow(row, spec, top, animate) {
     }
     row.keys = keys;
   }
-  const label = `${spec.label}: ${keys.length ? `${keys.length} tile${keys.length === 1 ? "" : "s"}, the newest first` : "no tiles yet"}`;
+  const label = keys.length
+    ? interpolate(gettext("%(row)s: %(tiles)s, the newest first"), { row: spec.label, tiles: tileCount(keys.length) })
+    : interpolate(gettext("%(row)s: no tiles yet"), { row: spec.label });
   if (row.strip.getAttribute("aria-label") !== label) row.strip.setAttribute("aria-label", label);
   const active = !!spec.active;
   const end = String(spec.openEnd ?? "");
   if (st.end !== end || st.active !== active) {
     st.end = end;
     st.active = active;
-    row.button.textContent = end;
+    row.button.textContent = end === "" ? "" : formatNumber(Number(end));
     row.button.disabled = !active;
     row.button.classList.toggle("end-target", active);
-    row.button.setAttribute("aria-label", `${active ? "Play on " : ""}${spec.label}, open end ${end}`);
+    // Not a target now: the row's sentence already says its open end.
+    if (active) {
+      row.button.removeAttribute("aria-hidden");
+      row.button.setAttribute("aria-label", interpolate(gettext("Play on %(end)s (%(number)s)"),
+        { end: spec.where || spec.label, number: end === "" ? "" : formatNumber(Number(end)) }));
+    } else {
+      row.button.setAttribute("aria-hidden", "true");
+      row.button.removeAttribute("aria-label");
+    }
   }
 }
 
 /**
  * Bring `box` (a `.rows` element) to the rows of `specs`, in order. A spec: id, label (what the
- * row is, for screen readers), name (shown; the label when absent), sub,
+ * row is, for screen readers: "Tom's train"), where (the same inside a sentence), said (the row
+ * in one sentence), name (shown; the label when absent), sub,
  * badges [{text, cls}], tiles (outward from the centre), start (the number they grow from),
  * openEnd, classes, active (a target for the chosen tile).
  */
@@ -143,7 +162,8 @@ export function zoomRows(el, how) {
   let t = now;
   if (how === "in") t = SIZES.find((s) => s > now) ?? now;
   else if (how === "out") t = [...SIZES].reverse().find((s) => s < now) ?? now;
-  else if (how === "default") t = 56;
+  // "Large tiles, high contrast" (a preference of this browser) starts a size up.
+  else if (how === "default") t = document.documentElement.classList.contains("large-tiles") ? 68 : 56;
   else if (typeof how === "number") t = Math.max(SIZES[0], Math.min(SIZES.at(-1), Math.round(now * how)));
   else {
     const rows = el.querySelectorAll(".train").length || 1;

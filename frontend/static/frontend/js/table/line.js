@@ -3,9 +3,10 @@
 // the next: a new state adds the new tile (sliding in) and moves nothing else. The open ends
 // show their numbers; while a tile is chosen its ends are 48 px buttons over the line.
 
-import { tileKey, tileSVG } from "../tiles.js";
+import { tileKey, tileName, tileSVG } from "../tiles.js";
 import { DIRS, U, lineLimits, perpendicular, placeLine } from "./layout.js";
-import { h, topOf } from "./common.js";
+import { h, orWords, setItems, topOf } from "./common.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 
 export const zoomable = true;
 const NS = "http://www.w3.org/2000/svg";
@@ -17,27 +18,62 @@ function svgEl(name, attrs = {}) {
   return node;
 }
 
+// Translators: an end of the line of tiles, inside a sentence ("Ann played 6|4 on the left
+// end"); "top" and "bottom" are a spinner's two other arms.
+const END_NAMES = { left: gettext("the left end"), right: gettext("the right end"), up: gettext("the top end"),
+  down: gettext("the bottom end") };
+// Translators: an end of the line of tiles, as a button or a list item ("Left end, 6").
+const END_LABELS = { left: gettext("Left end"), right: gettext("Right end"), up: gettext("Top end"), down: gettext("Bottom end") };
+
 export function endName(ctx, id) {
-  return `the ${id} end`;
+  return END_NAMES[id] || id;
 }
 
-export function phrase(ctx, e) {
-  if (e.type === "pass" && e.ends?.length) return `passed (nothing matched ${e.ends.join(" or ")})`;
+export function endLabel(ctx, id) {
+  return END_LABELS[id] || id;
+}
+
+export function sentence(w, e) {
+  if (e.type === "pass" && e.ends?.length) {
+    const ends = orWords([...new Set(e.ends)].map(formatNumber));
+    return w.said(e.seat, gettext("You passed: nothing matched %(ends)s."), gettext("%(name)s passed: nothing matched %(ends)s."), { ends });
+  }
   return undefined;
 }
 
+/** The board in words, one list item each: the tiles laid, the spinner, each open end. */
+function boardItems(ctx, placed, spinnerTile) {
+  const view = ctx.view;
+  if (!placed.length) return [gettext("No tile on the table yet.")];
+  const ends = view.ends || [];
+  const items = [interpolate(ngettextTiles(placed.length), { count: formatNumber(placed.length) })];
+  if (spinnerTile) {
+    items.push(interpolate(gettext("Spinner %(tile)s: arms open at %(numbers)s"),
+      { tile: tileName(spinnerTile.tile), numbers: ends.map((e) => formatNumber(e.value)).join(", ") }));
+  }
+  // Translators: an end of the line and the number it shows, in the board's list: "Left end: 6".
+  for (const e of ends) items.push(interpolate(gettext("%(end)s: %(number)s"), { end: endLabel(ctx, e.id), number: formatNumber(e.value) }));
+  return items;
+}
+
+function ngettextTiles(n) {
+  return ngettext("%(count)s tile on the table", "%(count)s tiles on the table", n);
+}
+
 function build(el, sel) {
-  const svg = svgEl("svg", { class: "line-layout", role: "img", preserveAspectRatio: "xMidYMid meet" });
+  // The drawing says nothing a screen reader needs: the list beside it says it in words.
+  const svg = svgEl("svg", { class: "line-layout", "aria-hidden": "true", preserveAspectRatio: "xMidYMid meet" });
   const tiles = svgEl("g", { class: "tiles" });
   const ring = svgEl("g", { class: "ring" });
   const ends = svgEl("g", { class: "ends", "aria-hidden": "true" });
   svg.append(tiles, ring, ends);
-  const overlay = h("div", { class: "end-overlay", role: "group", "aria-label": "Ends to play on" });
+  const overlay = h("div", { class: "end-overlay", role: "group", "aria-label": gettext("Ends to play on") });
   const total = h("p", { class: "end-total", hidden: true });
   const wrap = h("div", { class: "line-board" }, svg, overlay);
-  el.replaceChildren(wrap, total);
+  const list = h("ul", { class: "visually-hidden board-list", role: "list", "aria-label": gettext("Board") });
+  el.replaceChildren(list, wrap, total);
   el.classList.add("pannable");
-  const b = { kind: "line", known: new Set(), hand: null, svg, tiles, ring, ends, overlay, total, wrap, nodes: new Map(), limits: "", z: 1,
+  const b = { kind: "line", list, known: new Set(), hand: null, svg, tiles, ring, ends, overlay, total, wrap, nodes: new Map(), limits: "", z: 1,
     pan: { x: 0, y: 0 }, full: null, targets: [], points: {}, onEnd: sel.onEnd, started: false };
   gestures(wrap, b);
   return b;
@@ -79,7 +115,8 @@ function placeTargets(b) {
     const left = Math.max(24, Math.min(W - 24, (p.x - v.x) * scale + ox));
     const top = Math.max(24, Math.min(H - 24, (p.y - v.y) * scale + oy));
     const btn = h("button", { type: "button", class: "end-spot end-target", "data-end": end.id,
-      "aria-label": `Play on the ${end.id} end (${end.value})`, onclick: () => b.onEnd(end.id) }, String(end.value));
+      "aria-label": interpolate(gettext("Play on %(end)s (%(number)s)"), { end: endName(null, end.id), number: formatNumber(end.value) }),
+      onclick: () => b.onEnd(end.id) }, formatNumber(end.value));
     btn.style.left = `${left}px`;
     btn.style.top = `${top}px`;
     return btn;
@@ -221,27 +258,31 @@ export function board(ctx, el, sel) {
     const g = svgEl("g", { class: `end-marker${active ? " end-target-mark" : ""}`, "data-end": end.id });
     g.append(svgEl("rect", { x: x * U, y: y * U, width: size * U, height: size * U, rx: 6, class: active ? "end-active" : "end-idle" }));
     const label = svgEl("text", { x: (x + size / 2) * U, y: (y + size / 2) * U + 6, "text-anchor": "middle" });
-    label.textContent = end.value;
+    label.textContent = formatNumber(end.value);
     g.append(label);
     markers.push(g);
     grow(x, y, size, size);
   }
   b.ends.replaceChildren(...markers);
   const pad = 0.4;
-  // Fit, but never larger than a tile 128 px long: a short line on a big screen stays a line.
+  // Fit, but never larger than a tile 128 px long (176 px with large tiles): a short line on a
+  // big screen stays a line.
   const W = b.size.width || 1;
   const H = b.size.height || 1;
-  const wide = Math.max(maxX - minX + 2 * pad, W / 64);
-  const tall = Math.max(maxY - minY + 2 * pad, H / 64);
+  const half = document.documentElement.classList.contains("large-tiles") ? 88 : 64;
+  const wide = Math.max(maxX - minX + 2 * pad, W / half);
+  const tall = Math.max(maxY - minY + 2 * pad, H / half);
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
   b.full = { x: (cx - wide / 2) * U, y: (cy - tall / 2) * U, w: wide * U, h: tall * U };
   b.targets = (view.ends || []).filter((e) => sel.targets.includes(e.id));
-  b.svg.setAttribute("aria-label", placed.length ? `The line: ${placed.length} tiles; open ends ${(view.ends || []).map((e) => e.value).join(", ")}` : "The table is empty");
+  setItems(b.list, boardItems(ctx, placed, spinnerTile));
   apply(b);
   if ("end_total" in view) {
     const total = view.end_total ?? 0;
-    const text = `Open ends total ${total}${total && total % 5 === 0 ? ": a multiple of five" : ""}`;
+    const text = total && total % 5 === 0
+      ? interpolate(gettext("Open ends total %(total)s: a multiple of five"), { total: formatNumber(total) })
+      : interpolate(gettext("Open ends total %(total)s"), { total: formatNumber(total) });
     if (b.total.textContent !== text) b.total.textContent = text;
     b.total.hidden = false;
   }
@@ -262,16 +303,16 @@ function targetPoint(id, arms, spinnerTile, count) {
 }
 
 export function statusWhy(ctx) {
-  const ends = (ctx.view.ends || []).map((e) => e.value);
+  const ends = orWords([...new Set((ctx.view.ends || []).map((e) => e.value))].map(formatNumber));
   const legal = ctx.view.legal;
   if (legal.some((a) => a.type === "draw")) {
-    return `None of your tiles matches ${ends.join(" or ")}: draw from the boneyard.`;
+    return interpolate(gettext("None of your tiles matches %(ends)s: draw from the boneyard."), { ends });
   }
   if (legal.some((a) => a.type === "pass")) {
     return ctx.view.game === "block"
-      ? `None of your tiles matches ${ends.join(" or ")}, and Block has no drawing: pass.`
-      : `None of your tiles matches ${ends.join(" or ")} and the boneyard is closed: pass.`;
+      ? interpolate(gettext("None of your tiles matches %(ends)s, and Block has no drawing: pass."), { ends })
+      : interpolate(gettext("None of your tiles matches %(ends)s and the boneyard is closed: pass."), { ends });
   }
-  if (!ctx.view.layout?.lead) return "Your lead: play the highlighted tile.";
-  return "Choose a highlighted tile, then the end to play it on.";
+  if (!ctx.view.layout?.lead) return gettext("Your lead: play the highlighted tile.");
+  return gettext("Choose a highlighted tile, then the end to play it on.");
 }
