@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from games.core.options import Option, OptionError, option_errors
+from games.core.text import gettext_noop
 from games.engine import get_rules, names
 
 __all__ = ["TABLE_OPTIONS", "Option", "OptionError", "combinations", "describe", "engine_options", "errors",
@@ -25,8 +26,9 @@ __all__ = ["TABLE_OPTIONS", "Option", "OptionError", "combinations", "describe",
 #: options and its record hold the rules alone.
 TABLE_OPTIONS: tuple[Option, ...] = (
     Option("hints", False, choices=(False, True),
-           label="Hints: a Hint button shows what the Hard AI would play", choice_labels=("Off", "On"),
-           help="the seat to move may ask for the Hard AI's move and why (for learning)"),
+           label=gettext_noop("Hints: a Hint button shows what the Hard AI would play"),
+           choice_labels=(gettext_noop("Off"), gettext_noop("On")),
+           help=gettext_noop("the seat to move may ask for the Hard AI's move and why (for learning)")),
 )
 _TABLE_NAMES = frozenset(opt.name for opt in TABLE_OPTIONS)
 

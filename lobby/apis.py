@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
@@ -20,7 +21,7 @@ from rest_framework.views import APIView
 
 from games import options as game_options
 from games.engine import IllegalAction
-from lobby import links, match_records, selectors, serializers, services
+from lobby import links, match_records, selectors, serializers, services, wording
 from lobby.errors import (
     PROBLEM_CONTENT_TYPE,
     BadOptionError,
@@ -32,6 +33,7 @@ from lobby.errors import (
 )
 from lobby.parsers import BodyTooLarge
 from lobby.protocol import error_of
+from lobby.services.seats import NO_SUCH_SEAT
 from lobby.throttles import RoomCreateThrottle, SeatJoinThrottle
 
 #: The status of each refusal code a service or the engine raises.
@@ -104,21 +106,23 @@ def _who_is_asking(request: Any, context: dict[str, Any]) -> bool:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every refusal of a view as a problem (RFC 9457): `code` says which, `errors` lists each
-    field's mistake when the body fails validation."""
+    field's mistake when the body fails validation. The words are in the request's language
+    (`LocaleMiddleware`); the codes and field names are not words."""
     request = context.get("request")
     if isinstance(exc, exceptions.Throttled):
-        wait = int(getattr(exc, "wait", None) or 60)
-        body = problem(429, "rate_limited", f"too many requests: try again in {max(wait, 1)} s")
-        return problem_response(body, {"Retry-After": str(max(wait, 1))})
+        wait = max(int(getattr(exc, "wait", None) or 60), 1)
+        body = problem(429, "rate_limited", gettext("too many requests: try again in %(seconds)s s") % {
+            "seconds": wait})
+        return problem_response(body, {"Retry-After": str(wait)})
     if isinstance(exc, exceptions.ValidationError):
         errors = _field_errors(exc.detail)
         detail = "; ".join(f"{e['field']}: {e['detail']}" for e in errors)
         return problem_response(problem(400, "invalid", detail, errors))
     if isinstance(exc, (BodyTooLarge, RequestDataTooBig)):
-        detail = f"a request body is at most {settings.HTTP_MAX_BODY} bytes"
+        detail = gettext("a request body is at most %(bytes)s bytes") % {"bytes": settings.HTTP_MAX_BODY}
         return problem_response(problem(413, "too_large", detail))
     if isinstance(exc, Http404):
-        return problem_response(problem(404, "not_found", "no such resource"))
+        return problem_response(problem(404, "not_found", gettext("no such resource")))
     if isinstance(exc, exceptions.APIException):
         code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), str(exc.default_code))
         headers = {}
@@ -127,18 +131,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return problem_response(problem(exc.status_code, code, str(exc.detail)), headers)
     if isinstance(exc, UnauthorizedError):
         if _who_is_asking(request, context):
-            return problem_response(problem(403, "forbidden", str(exc)))
+            return problem_response(problem(403, "forbidden", exc.said()))
         token = bearer_token(request) if request is not None else None
         challenge = 'Bearer error="invalid_token"' if token else "Bearer"
-        detail = f"{exc} (the seat token is missing or unknown)"
+        detail = gettext("%(refusal)s (the seat token is missing or unknown)") % {"refusal": exc.said()}
         return problem_response(problem(401, "unauthorized", detail), {"WWW-Authenticate": challenge})
     if isinstance(exc, BadOptionError):
         field = exc.option or "options"
+        said = exc.said()
         if field in ("seat", "move_to"):  # a seat this room does not have: the room decides
-            return problem_response(problem(409, "conflict", str(exc),
-                                            [{"field": field, "code": "no_such_seat", "detail": str(exc)}]))
-        error = {"field": field, "code": exc.reason or "invalid", "detail": str(exc)}
-        return problem_response(problem(400, "invalid", f"{field}: {exc}", [error]))
+            return problem_response(problem(409, "conflict", said,
+                                            [{"field": field, "code": "no_such_seat", "detail": said}]))
+        error = {"field": field, "code": exc.reason or "invalid", "detail": said}
+        return problem_response(problem(400, "invalid", f"{field}: {said}", [error]))
     if isinstance(exc, (LobbyError, IllegalAction)):
         code, message = error_of(exc)
         listed: list[dict[str, str]] | None = getattr(exc, "errors", None)
@@ -149,7 +154,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 def api_not_found(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any method on a path under /api/ that names no operation: a 404 problem."""
-    body = problem(404, "not_found", f"nothing at {request.path}: see /api/schema/")
+    detail = gettext("nothing at %(path)s: see /api/schema/") % {"path": request.path}
+    body = problem(404, "not_found", detail)
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
 
 
@@ -162,9 +168,10 @@ class GameListApi(APIView):
 
 
 def game_descriptions() -> list[dict[str, Any]]:
-    """Each game with its player range (within a room's) and its options, from `games/`."""
+    """Each game with its player range (within a room's) and its options, from `games/`, the
+    options' words in the active language (the request's)."""
     return [
-        game_options.describe(name, services.MIN_PLAYERS, services.MAX_PLAYERS)
+        wording.game_worded(game_options.describe(name, services.MIN_PLAYERS, services.MAX_PLAYERS))
         for name in game_options.game_names()
     ]
 
@@ -205,7 +212,7 @@ def _option_refusal(exc: BadOptionError) -> exceptions.ValidationError:
     name = exc.option or "options"
     field = name if name in ("game", "players", "options", "name") else f"options.{name}"
     code = exc.reason or "does_not_fit"
-    return exceptions.ValidationError({field: [exceptions.ErrorDetail(str(exc), code=code)]})
+    return exceptions.ValidationError({field: [exceptions.ErrorDetail(exc.said(), code=code)]})
 
 
 class RoomDetailApi(APIView):
@@ -235,13 +242,14 @@ class RoomDetailApi(APIView):
         except BadOptionError as exc:
             refusal = _option_refusal(exc)
             errors = _field_errors(refusal.detail)
-            raise _Conflict(f"this room's game refuses it: {errors[0]['detail']}", errors) from None
+            raise _Conflict(gettext_noop("this room's game refuses it: %(refusal)s"), errors,
+                            {"refusal": errors[0]["detail"]}) from None
         return Response(_room_out(request, room, room.host_seat))
 
 
 class _Conflict(ConflictError):
-    def __init__(self, message: str, errors: list[dict[str, str]]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, errors: list[dict[str, str]], params: dict[str, Any]) -> None:
+        super().__init__(message, params)
         self.errors = errors
 
 
@@ -249,7 +257,7 @@ def _body(request: Request) -> Any:
     """The request's JSON body; an empty one is refused where the operation takes one."""
     if not int(request.META.get("CONTENT_LENGTH") or 0) and "HTTP_TRANSFER_ENCODING" not in request.META:
         raise exceptions.ValidationError(
-            {"body": [exceptions.ErrorDetail("this operation takes a JSON body", code="required")]})
+            {"body": [exceptions.ErrorDetail(gettext("this operation takes a JSON body"), code="required")]})
     return request.data
 
 
@@ -260,13 +268,13 @@ def _room_out(request: Request, room: Any, you: int | None) -> dict[str, Any]:
 def _seat_in_room(room: Any, index: int | None, field: str) -> None:
     """A seat the body names must be one of the room's: else 409, the room has fewer."""
     if index is not None and index >= room.players:
-        raise BadOptionError(f"this room has seats 0 to {room.players - 1}, not {index}", field)
+        raise BadOptionError(NO_SUCH_SEAT, field, params={"last": room.players - 1, "seat": index})
 
 
 def _seat_exists(room: Any, index: int) -> None:
     """A seat in the path that the room does not have is not found."""
     if index >= room.players:
-        raise RoomNotFoundError(f"this room has seats 0 to {room.players - 1}, not {index}")
+        raise RoomNotFoundError(NO_SUCH_SEAT, {"last": room.players - 1, "seat": index})
 
 
 class SeatCreateApi(APIView):

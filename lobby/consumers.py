@@ -9,6 +9,11 @@ room hub while a database read of the room is at most `SHARE_SECONDS` old; and a
 whose socket was closed for flooding is refused before any of that
 (`FloodPenalties.penalized`). A crowd of spectators, a flood, or every seat of a slow table
 asking for `sync` at once then delays reads, never the moves that would make them moot.
+
+Each socket has a language, its page's (`lobby/languages.py`), chosen when it connects: every
+text this consumer words for it (an error's `message`, a hint's `why`, a refusal) is worded
+in that language, each frame handled under `translation.override`; two sockets of one room
+in two languages each read their own.
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ from urllib.parse import parse_qs
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from lobby import bots, hints, protocol, realtime, selectors, services, socket_caps
 from lobby.client_address import socket_address
 from lobby.errors import RateLimitedError, RoomNotFoundError, UnauthorizedError
 from lobby.hub import Latest
+from lobby.languages import language_of_scope
 from lobby.runtime import runtime
 
 logger = logging.getLogger(__name__)
@@ -138,6 +145,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     seated: bool = False
     #: The socket holds places under the caps.
     claimed: bool = False
+    #: The language this socket's texts are worded in (its page's), set as it connects.
+    language: str = "en"
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """The consumer's whole life; whatever ends it (a close, an error that escaped, a
@@ -164,9 +173,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             # Frames answer their own errors (`websocket_receive`); this is a fault of the
             # connect itself (the database or Redis away): the client may retry (1011).
             logger.exception("a socket of room %s failed on %s", self.code, kind)
-            await self._refuse(
-                "internal_error", "the server could not open this table now: try again", CLOSE_INTERNAL
-            )
+            with translation.override(self.language):
+                said = gettext("the server could not open this table now: try again")
+            await self._refuse("internal_error", said, CLOSE_INTERNAL)
 
     @classmethod
     async def encode_json(cls, content: dict[str, Any]) -> str:
@@ -175,6 +184,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # Connection -------------------------------------------------------------------------
     async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.language = language_of_scope(self.scope)
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.connection = f"conn.{uuid.uuid4().hex}"
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -194,7 +204,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             refusal = await self._call(runtime().caps.claim, self.connection, self.address, spectator_of)
             self.claimed = refusal is None
         if refusal is not None:
-            await self._refuse(refusal.error_code, refusal.message, refusal.close_code, reason=True)
+            with translation.override(self.language):
+                said = refusal.said()
+            await self._refuse(refusal.error_code, said, refusal.close_code, reason=True)
             return
         if token:
             # Before the seat records this channel, so no sweep ever sees it without a key.
@@ -208,10 +220,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except RoomNotFoundError:
             # Accepted, then closed with 4404: a browser sees the code and stops, where a
             # handshake refused (HTTP 403) looks like a network fault it retries forever.
-            await self._refuse("not_found", "there is no room at this link", CLOSE_NOT_FOUND)
+            with translation.override(self.language):
+                said = gettext("there is no room at this link")
+            await self._refuse("not_found", said, CLOSE_NOT_FOUND)
             return
         except UnauthorizedError as exc:
-            await self._refuse("unauthorized", str(exc), CLOSE_UNAUTHORIZED)
+            with translation.override(self.language):
+                said = exc.said()
+            await self._refuse("unauthorized", said, CLOSE_UNAUTHORIZED)
             return
         self.seat = None if seat is None else seat.index
         self.name = "" if seat is None else seat.name
@@ -314,28 +330,35 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # Client frames ----------------------------------------------------------------------
     async def websocket_receive(self, message: dict[str, Any]) -> None:
-        """Answer one frame. Nothing a client sends can escape from here: every refusal and
-        every fault becomes an `error` reply that names the frame's id when it had one."""
+        """Answer one frame, in this socket's language. Nothing a client sends can escape from
+        here: every refusal and every fault becomes an `error` reply that names the frame's id
+        when it had one."""
         if self.released:
             return  # closed by the server (a cap, a flood): frames still in flight are dropped
+        with translation.override(self.language):
+            await self._receive(message)
+
+    async def _receive(self, message: dict[str, Any]) -> None:
         text = message.get("text")
         msg_id: str | None = None
         try:
             if not self.messages.take():
                 msg_id = protocol.frame_id(text)
-                raise RateLimitedError("too many messages: slow down")
+                raise RateLimitedError(gettext_noop("too many messages: slow down"))
             if text is None:
-                raise protocol.InboundError("frames are JSON text, not binary")
+                raise protocol.InboundError(gettext_noop("frames are JSON text, not binary"))
             if len(text) > settings.LOBBY_MAX_FRAME:
                 msg_id = protocol.frame_id(text)
-                raise protocol.InboundError(f"a frame is at most {settings.LOBBY_MAX_FRAME} characters")
+                raise protocol.InboundError(gettext_noop("a frame is at most %(length)s characters"), None,
+                                            {"length": settings.LOBBY_MAX_FRAME})
             inbound = protocol.parse_inbound(text, settings.LOBBY_CHAT_MAX_LENGTH)
             if isinstance(inbound, protocol.ActionMessage):
                 msg_id = inbound.id
                 await self._action(inbound)
             elif isinstance(inbound, protocol.SyncMessage):
                 if not self.syncs.take():
-                    raise RateLimitedError("too many sync requests: the table sends every change anyway")
+                    raise RateLimitedError(
+                        gettext_noop("too many sync requests: the table sends every change anyway"))
                 await self._send_snapshot(with_room=True)
             elif isinstance(inbound, protocol.ChatMessage):
                 await self._chat(inbound)
@@ -350,7 +373,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             code, text_out = protocol.error_of(exc)
             await self._reply_error(code, text_out, msg_id)
             if code == "rate_limited" and not self.strikes.take():
-                said = "this connection kept sending past its rate limit"
+                said = gettext("this connection kept sending past its rate limit")
                 runtime().penalties.penalize(self.address)
                 await self._refuse("rate_limited", said, CLOSE_FLOODING, reason=True)
 
@@ -364,7 +387,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _action(self, inbound: protocol.ActionMessage) -> None:
         if self.seat is None:
-            raise UnauthorizedError("spectators cannot act: join a seat with its token")
+            raise UnauthorizedError(gettext_noop("spectators cannot act: join a seat with its token"))
         # The state an action makes can reach the hub before the database call returns
         # here: it is held back, so this connection always reads its ack first.
         async with self._holding():
@@ -395,16 +418,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _hint(self, inbound: protocol.HintMessage) -> None:
         """Hard's move for this seat, to this connection only (`lobby/hints.py`)."""
         if self.seat is None:
-            raise UnauthorizedError("spectators cannot ask for hints: join a seat")
+            raise UnauthorizedError(gettext_noop("spectators cannot ask for hints: join a seat"))
         asked = await _db(hints.hint_view)(self.code, self.seat)
-        action, why = await hints.hints().answer(asked)
-        await self.send_json(protocol.hint_frame(inbound.id, action, why))
+        hint = await hints.hints().answer(asked)
+        # Worded here, in this socket's language: the hint kept is the same for every asker.
+        await self.send_json(protocol.hint_frame(inbound.id, hint.action, hint.why()))
 
     async def _chat(self, inbound: protocol.ChatMessage) -> None:
         if self.seat is None:
-            raise UnauthorizedError("spectators cannot chat: join a seat")
+            raise UnauthorizedError(gettext_noop("spectators cannot chat: join a seat"))
         if not self.chats.take():
-            raise RateLimitedError("too many chat messages: wait a moment")
+            raise RateLimitedError(gettext_noop("too many chat messages: wait a moment"))
         frame = protocol.chat_frame(
             self.seat, self.name, inbound.text, inbound.phrase, timezone.now().isoformat()
         )
@@ -461,7 +485,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def lobby_replaced(self, event: dict[str, Any]) -> None:
         self.bound = False
-        await self.send_json({"type": "replaced", "message": "this seat was opened on another connection"})
+        with translation.override(self.language):
+            said = gettext("this seat was opened on another connection")
+        await self.send_json({"type": "replaced", "message": said})
         await self.close(code=CLOSE_REPLACED)
 
     async def lobby_reseated(self, event: dict[str, Any]) -> None:
@@ -475,5 +501,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def lobby_kicked(self, event: dict[str, Any]) -> None:
         self.bound = False
-        await self.send_json({"type": "kicked", "message": "the host freed this seat"})
+        with translation.override(self.language):
+            said = gettext("the host freed this seat")
+        await self.send_json({"type": "kicked", "message": said})
         await self.close(code=CLOSE_KICKED)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import gettext_noop
 
 from games.core.fairness import commitment
 from games.engine import get_rules
@@ -29,7 +30,7 @@ def match_get(code: str, number: int) -> tuple[Room, Match]:
     room = selectors.room_get_by_code(code)
     match = room.matches.filter(number=number).first()
     if match is None:
-        raise MatchNotFoundError(f"this room has no match {number}")
+        raise MatchNotFoundError(gettext_noop("this room has no match %(number)s"), {"number": number})
     return room, match
 
 
@@ -91,7 +92,8 @@ def hand_positions_get(code: str, number: int, hand: int) -> dict[str, Any]:
     from the record (itself cached by the match's version)."""
     record = match_record(code, number)
     if not 0 <= hand < len(record["hands"]):
-        raise HandNotFoundError(f"match {number} has no finished hand {hand}")
+        raise HandNotFoundError(gettext_noop("match %(number)s has no finished hand %(hand)s"),
+                                {"number": number, "hand": hand})
     room, match = match_get(code, number)
     key = f"positions:{room.code}:{match.pk}:{hand}:{record['hands'][hand]['seed']}"
     found: dict[str, Any] | None = cache.get(key)

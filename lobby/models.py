@@ -163,7 +163,9 @@ class Review(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reviews", db_index=False)
     seat = models.PositiveSmallIntegerField()
     hand = models.PositiveIntegerField()
-    #: `[{"hand", "move", "played", "best", "loss", "why", "unit"}]`, in the order played.
+    #: `[{"hand", "move", "played", "best", "loss", "why", "unit", "facts"}]`, in the order
+    #: played: `why` in English, `facts` what it is worded from again in a reader's language
+    #: (`reviews.item_worded`; items kept before `facts` was have `why` alone).
     items = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 
@@ -27,14 +28,16 @@ class BoundedJSONParser(JSONParser):
         limit = settings.HTTP_MAX_BODY
         raw = b"" if stream is None else stream.read(limit + 1)
         if len(raw) > limit:
-            raise BodyTooLarge(f"a request body is at most {limit} bytes")
+            raise BodyTooLarge(gettext("a request body is at most %(bytes)s bytes") % {"bytes": limit})
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError:
-            raise exceptions.ParseError("the body is not valid JSON (UTF-8, no lone surrogates)") from None
+            detail = gettext("the body is not valid JSON (UTF-8, no lone surrogates)")
+            raise exceptions.ParseError(detail) from None
         depth = settings.JSON_MAX_DEPTH
         if nested_deeper(data, depth):
-            raise exceptions.ParseError(f"the body's JSON is nested deeper than {depth} levels")
+            raise exceptions.ParseError(gettext("the body's JSON is nested deeper than %(depth)s levels") % {
+                "depth": depth})
         return data
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from django.utils.translation import gettext, gettext_noop
 
 from games.engine import IllegalAction, MalformedAction
 from lobby.errors import LobbyError, MalformedError
@@ -92,8 +93,8 @@ _FIELDS: dict[str, frozenset[str]] = {
 class InboundError(MalformedError):
     """A malformed frame; `id` is the client's action id when it could be read."""
 
-    def __init__(self, message: str, id: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, id: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message, params)
         self.id = id
 
 
@@ -101,27 +102,33 @@ def parse_inbound(text: str, chat_max_length: int) -> Inbound:
     """One client frame as a message, or `InboundError` saying what is wrong with it."""
     data = _object_of(text)
     if data is None:
-        raise InboundError("a frame is one JSON object (UTF-8 text, no lone surrogates)", frame_id(text))
+        raise InboundError(gettext_noop("a frame is one JSON object (UTF-8 text, no lone surrogates)"),
+                           frame_id(text))
     msg_id = _id_of(data)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise InboundError(f"unknown message type {kind!r}: expected one of {', '.join(_FIELDS)}", msg_id)
+        raise InboundError(gettext_noop("unknown message type %(kind)s: expected one of %(expected)s"),
+                           msg_id, {"kind": repr(kind), "expected": ", ".join(_FIELDS)})
     extra = set(data) - _FIELDS[kind]
     if extra:
-        raise InboundError(f"a {kind} message has no field {sorted(extra)[0]!r}", msg_id)
+        raise InboundError(gettext_noop("a %(kind)s message has no field %(field)s"), msg_id,
+                           {"kind": kind, "field": repr(sorted(extra)[0])})
     if kind == "action":
         if msg_id is None:
-            raise InboundError(f'an action needs an "id": a string of 1 to {MAX_ID_LENGTH} characters')
+            raise InboundError(
+                gettext_noop('an action needs an "id": a string of 1 to %(length)s characters'),
+                None, {"length": MAX_ID_LENGTH})
         action = data.get("action")
         if not isinstance(action, dict):
-            raise InboundError('an action message needs an "action" object', msg_id)
+            raise InboundError(gettext_noop('an action message needs an "action" object'), msg_id)
         version = data.get("version")
         if version is not None and (type(version) is not int or version < 0):
-            raise InboundError('"version" is a whole number of at least 0', msg_id)
+            raise InboundError(gettext_noop('"version" is a whole number of at least 0'), msg_id)
         return ActionMessage(msg_id, action, version)
     if kind == "hint":
         if msg_id is None:
-            raise InboundError(f'a hint needs an "id": a string of 1 to {MAX_ID_LENGTH} characters')
+            raise InboundError(gettext_noop('a hint needs an "id": a string of 1 to %(length)s characters'),
+                               None, {"length": MAX_ID_LENGTH})
         return HintMessage(msg_id)
     if kind == "chat":
         return _parse_chat(data, chat_max_length)
@@ -170,35 +177,46 @@ def _parse_chat(data: dict[str, Any], max_length: int) -> ChatMessage:
     phrase = data.get("phrase")
     if phrase is not None:
         if "text" in data:
-            raise InboundError('a chat message has a "text" or a "phrase", not both')
+            raise InboundError(gettext_noop('a chat message has a "text" or a "phrase", not both'))
         if not isinstance(phrase, str) or phrase not in PHRASES:
-            raise InboundError(f"unknown phrase {phrase!r}: expected one of {', '.join(PHRASES)}")
+            raise InboundError(gettext_noop("unknown phrase %(phrase)s: expected one of %(expected)s"), None,
+                               {"phrase": repr(phrase), "expected": ", ".join(PHRASES)})
         return ChatMessage(PHRASES[phrase], phrase)
     text = data.get("text")
     if not isinstance(text, str):
-        raise InboundError('a chat message needs a "text" string or a "phrase"')
+        raise InboundError(gettext_noop('a chat message needs a "text" string or a "phrase"'))
     clean = " ".join("".join(c if c.isprintable() else " " for c in text).split())
     if not clean:
-        raise InboundError("a chat message cannot be empty")
+        raise InboundError(gettext_noop("a chat message cannot be empty"))
     if len(clean) > max_length:
-        raise InboundError(f"a chat message is at most {max_length} characters")
+        raise InboundError(gettext_noop("a chat message is at most %(length)s characters"), None,
+                           {"length": max_length})
     return ChatMessage(clean, None)
 
 
 def error_of(exc: BaseException) -> tuple[str, str]:
-    """The wire code and message for an exception: the only place this mapping is made.
+    """The wire code and message for an exception: the only place this mapping is made. The
+    message is in the active language (the request's, or the socket's: `lobby/languages.py`).
 
     An unexpected exception is logged with its traceback and reported as `internal_error`
-    without its text, which may hold server internals.
+    without its text, which may hold server internals. The engine's own refusals keep its
+    English words (its explanations of an illegal move are for the client's developer: the
+    page offers only legal moves); a refusal the server words as one is translated.
     """
     if isinstance(exc, MalformedAction):
         return "malformed", str(exc)
     if isinstance(exc, IllegalAction):
-        return "illegal_action", str(exc)
+        text = str(exc)
+        return "illegal_action", gettext(text) if text == MATCH_OVER else text
     if isinstance(exc, LobbyError):
-        return exc.code, str(exc)
+        return exc.code, exc.said()
     logger.error("unexpected error", exc_info=exc)
-    return "internal_error", "the server could not handle this message; nothing was changed"
+    return "internal_error", gettext("the server could not handle this message; nothing was changed")
+
+
+#: The refusal of an action in a match that is over (`services.action_submit`): an
+#: `IllegalAction`, as the engine's, in words of the server's.
+MATCH_OVER = gettext_noop("the match is over: no more actions")
 
 
 def state_frame(version: int, view: dict[str, Any]) -> dict[str, Any]:

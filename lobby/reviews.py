@@ -10,7 +10,8 @@ a quiet moment of the process. The search itself runs in a worker process, so th
 loop, the bots and the players' actions never wait for a review (nor share its interpreter
 lock), at the idle scheduling policy (`lobby/review_worker.py`), so a review takes only
 processor time the server does not want. Each reviewed hand is kept in the database
-(`Review`), once for all processes.
+(`Review`), once for all processes, with the facts each sentence of why is made from: the
+sentence is worded when the review is read, in the reader's language.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connections
+from django.utils.translation import gettext_noop
 
 from games.ai.advice import HandToReview, review_hand
-from lobby import match_records, review_worker, selectors
+from lobby import match_records, review_worker, selectors, wording
 from lobby.errors import RoomNotFoundError, UnauthorizedError
 from lobby.models import ActionRecord, Match, Review
 from lobby.runtime import runtime
@@ -189,7 +191,8 @@ def hand_job(match_id: int, seat: int, hand: int) -> HandToReview:
 
 
 def review_get(code: str, number: int, seat: int, token: str | None) -> list[dict[str, Any]]:
-    """Every reviewed decision of `seat` in the finished hands of match `number`, in order.
+    """Every reviewed decision of `seat` in the finished hands of match `number`, in order,
+    each `why` in the active language (the request's).
 
     Seat `seat`'s token may ask at any time, anyone once the match is over; otherwise
     `UnauthorizedError` (the API answers 403 to another seat's token, 401 without one). An
@@ -197,18 +200,35 @@ def review_get(code: str, number: int, seat: int, token: str | None) -> list[dic
     reviewed (its job is queued)."""
     room, match = match_records.match_get(code, number)
     if not 0 <= seat < match.players:
-        raise RoomNotFoundError(f"match {number} has no seat {seat}")
+        raise RoomNotFoundError(gettext_noop("match %(number)s has no seat %(seat)s"),
+                                {"number": number, "seat": seat})
     if not match.is_over:
         holder = selectors.seat_for_token(room, token)
         if holder is None or holder.index != seat:
-            raise UnauthorizedError("before the match is over, only that seat's own token sees its review")
+            raise UnauthorizedError(
+                gettext_noop("before the match is over, only that seat's own token sees its review"))
     finished = len(match_records.match_record(code, number)["hands"])
     rows = {r.hand: r.items for r in Review.objects.filter(match=match, seat=seat, hand__lt=finished)}
     missing = [h for h in range(finished) if h not in rows]
     if missing:
         reviews().want(match.pk, seat, missing, asked=True)
         raise Computing
-    return [item for hand in range(finished) for item in rows[hand]]
+    names = [str(s.get("name") or "") for s in match.seats or ()]
+    return [item_worded(item, names) for hand in range(finished) for item in rows[hand]]
+
+
+def item_worded(item: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A stored review decision as the API gives it: `why` worded from its facts in the active
+    language, the facts left out. A decision kept before its facts were (`why` alone, in
+    English) is given as kept."""
+    out = {key: value for key, value in item.items() if key != "facts"}
+    facts = item.get("facts")
+    if isinstance(facts, dict):
+        try:
+            out["why"] = wording.advice_why(facts, str(item.get("unit") or "points"), names)
+        except (KeyError, TypeError, ValueError, IndexError):
+            logger.exception("could not word a review decision from its facts")
+    return out
 
 
 def _on_match_moved(sender: object, *, match: Match, hands: int | None = None, **_: Any) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.engine import get_rules
 from games.options import engine_options
@@ -24,13 +25,17 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+#: The refusal of a room code that names no room (a wrong code or a closed room alike).
+NO_SUCH_ROOM = gettext_noop("no such room")
+
+
 def room_get_by_code(code: str, *, lock: bool = False) -> Room:
     """The room, or RoomNotFoundError with nothing that tells a wrong code from a closed room."""
     rooms: QuerySet[Room] = Room.objects.select_for_update() if lock else Room.objects.all()
     try:
         return rooms.get(code=code)
     except Room.DoesNotExist:
-        raise RoomNotFoundError("no such room") from None
+        raise RoomNotFoundError(NO_SUCH_ROOM) from None
 
 
 def seat_for_token(room: Room, token: str | None, seats: list[Seat] | None = None) -> Seat | None:

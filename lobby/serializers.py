@@ -12,9 +12,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from games import options as game_options
+from lobby.errors import worded
 from lobby.services import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH
 
 #: Joiners that emoji sequences and some scripts need; every other format character of the
@@ -58,7 +60,7 @@ NAME_PATTERN = f"^[^{_char_class(_REFUSED)}]*[^{_char_class(_REFUSED + _SPACES)}
 
 
 class StrictCharField(serializers.CharField):
-    default_error_messages = {"wrong_type": "must be a string"}  # noqa: RUF012
+    default_error_messages = {"wrong_type": gettext_lazy("must be a string")}  # noqa: RUF012
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -67,7 +69,7 @@ class StrictCharField(serializers.CharField):
 
 
 class StrictIntegerField(serializers.IntegerField):
-    default_error_messages = {"wrong_type": "must be a whole number"}  # noqa: RUF012
+    default_error_messages = {"wrong_type": gettext_lazy("must be a whole number")}  # noqa: RUF012
 
     def to_internal_value(self, data: Any) -> int:
         if type(data) is not int:
@@ -76,7 +78,7 @@ class StrictIntegerField(serializers.IntegerField):
 
 
 class StrictChoiceField(serializers.ChoiceField):
-    default_error_messages = {"wrong_type": "must be a string"}  # noqa: RUF012
+    default_error_messages = {"wrong_type": gettext_lazy("must be a string")}  # noqa: RUF012
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, str):
@@ -89,9 +91,8 @@ class NameField(StrictCharField):
     no control or invisible characters (refused, not stripped, so the player learns why)."""
 
     default_error_messages = {  # noqa: RUF012
-        "control_character": "a name cannot contain control or invisible characters",
-        "blank": "a name cannot be empty",
-        "max_length": f"a name is at most {NAME_MAX_LENGTH} characters",
+        "control_character": gettext_lazy("a name cannot contain control or invisible characters"),
+        "blank": gettext_lazy("a name cannot be empty"),
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -102,7 +103,9 @@ class NameField(StrictCharField):
         if any(_refused_in_names(c) for c in raw):
             self.fail("control_character")
         if len(raw) > NAME_MAX_LENGTH:
-            self.fail("max_length")
+            raise serializers.ValidationError(
+                gettext("a name is at most %(length)s characters") % {"length": NAME_MAX_LENGTH},
+                code="max_length")
         clean = " ".join(raw.split())
         if not clean:
             self.fail("blank")
@@ -115,7 +118,8 @@ class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
     def to_internal_value(self, data: Any) -> Any:
         if type(data) is not dict:  # a form's QueryDict (no JSON body at all) is not one either
             raise serializers.ValidationError(
-                {"body": [serializers.ErrorDetail("the body must be a JSON object", code="not_an_object")]})
+                {"body": [serializers.ErrorDetail(gettext("the body must be a JSON object"),
+                                                  code="not_an_object")]})
         errors: dict[str, Any] = {}
         try:
             value = super().to_internal_value(data)
@@ -124,7 +128,7 @@ class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
             value = None
         for name in data:
             if name not in self.fields:
-                errors[str(name)] = [serializers.ErrorDetail("unknown field", code="unknown_field")]
+                errors[str(name)] = [serializers.ErrorDetail(gettext("unknown field"), code="unknown_field")]
         if errors:
             raise serializers.ValidationError(errors)
         return value
@@ -133,7 +137,7 @@ class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
 def _option_details(found: list[game_options.OptionError]) -> dict[str, Any]:
     return {
         f"options.{e.option}" if e.option not in ("options", "players") else e.option:
-            [serializers.ErrorDetail(str(e), code=e.code)]
+            [serializers.ErrorDetail(worded(e.template, e.params), code=e.code)]
         for e in found
     }
 
@@ -185,7 +189,7 @@ class RoomUpdateIn(StrictSerializer):
 
     def validate_options(self, value: Any) -> Any:
         if not isinstance(value, dict):
-            raise serializers.ValidationError("options must be a JSON object", code="not_an_object")
+            raise serializers.ValidationError(gettext("options must be a JSON object"), code="not_an_object")
         return value
 
 
@@ -247,12 +251,14 @@ class SeatCreateIn(StrictSerializer):
         if "ai" in attrs:
             if "seat" not in attrs:
                 raise serializers.ValidationError(
-                    {"seat": "an AI needs the seat to put it in"}, code="required"
+                    {"seat": gettext("an AI needs the seat to put it in")}, code="required"
                 )
             if "name" in attrs:
-                raise serializers.ValidationError({"name": "an AI seat takes no name"}, code="not_allowed")
+                raise serializers.ValidationError({"name": gettext("an AI seat takes no name")},
+                                                  code="not_allowed")
         elif "name" not in attrs:
-            raise serializers.ValidationError({"name": "a name is required to join"}, code="required")
+            raise serializers.ValidationError({"name": gettext("a name is required to join")},
+                                              code="required")
         return attrs
 
 
@@ -266,7 +272,8 @@ class SeatUpdateIn(StrictSerializer):
 
     def validate(self, attrs):  # type: ignore[no-untyped-def]
         if ("move_to" in attrs) == ("ai" in attrs):
-            raise serializers.ValidationError({"body": "send exactly one of move_to and ai"}, code="one_of")
+            raise serializers.ValidationError({"body": gettext("send exactly one of move_to and ai")},
+                                              code="one_of")
         return attrs
 
 

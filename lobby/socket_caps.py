@@ -28,12 +28,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
 from django.conf import settings
+from django.utils.translation import gettext_noop
+
+from lobby.errors import worded
 
 logger = logging.getLogger(__name__)
 
@@ -72,11 +75,22 @@ return #KEYS
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why a socket was not admitted: its close code, error code and message."""
+    """Why a socket was not admitted: its close code, error code and message (a message of
+    the catalogs, `%(name)s` placeholders filled from `params`)."""
 
     close_code: int
     error_code: str
-    message: str
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return self.template % dict(self.params) if self.params else self.template
+
+    def said(self) -> str:
+        """The message in the active language (the refused socket's)."""
+        return worded(self.template, self.params)
 
 
 CLOSE_TOO_MANY_CONNECTIONS = 4429
@@ -113,12 +127,15 @@ def _refusal(key: str, cap: int) -> Refusal:
         return Refusal(
             CLOSE_TOO_MANY_CONNECTIONS,
             "rate_limited",
-            f"too many connections from your address (at most {cap}): close another tab or device",
+            gettext_noop("too many connections from your address (at most %(cap)s): close another tab or "
+                         "device"),
+            {"cap": cap},
         )
     return Refusal(
         CLOSE_SPECTATORS_FULL,
         "conflict",
-        f"this room has as many spectators as it takes ({cap}): try again later",
+        gettext_noop("this room has as many spectators as it takes (%(cap)s): try again later"),
+        {"cap": cap},
     )
 
 
@@ -239,8 +256,9 @@ class FloodPenalties:
         return Refusal(
             CLOSE_FLOODING,
             "rate_limited",
-            "a socket from your address kept sending past its rate limit:"
-            f" wait {left:.0f} s to connect again",
+            gettext_noop("a socket from your address kept sending past its rate limit: wait %(seconds)s s to "
+                         "connect again"),
+            {"seconds": f"{left:.0f}"},
         )
 
     def forget(self) -> None:

@@ -15,7 +15,7 @@ marks (in points when the room scores points).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,8 @@ class Review:
     loss: float
     why: str
     unit: str
+    #: The measured facts `why` was made from (`sentence` words them again in any language).
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
 def unit_of(view: View) -> str:
@@ -100,7 +102,7 @@ def review(rules: Rules[object], view: View, played: Action, *, seed: bytes = AD
     advice = advise(rules, view, seed=seed, names=names)
     best = advice.action
     if normalise_action(best) == normalise_action(played):
-        return Review(best, dict(played), 0.0, advice.why, advice.unit)
+        return Review(best, dict(played), 0.0, advice.why, advice.unit, advice.facts)
     searched = {repr(normalise_action(a)): v for a, v in advice.estimates}
     mine, theirs = searched.get(repr(normalise_action(best))), searched.get(repr(normalise_action(played)))
     if mine is None or theirs is None:
@@ -108,7 +110,7 @@ def review(rules: Rules[object], view: View, played: Action, *, seed: bytes = AD
         again = _scored(rules, pair, seed)
         mine, theirs = again.value_of(best), again.value_of(played)
     loss = 0.0 if mine is None or theirs is None else max(0.0, mine - theirs)
-    return Review(best, dict(played), round(loss, 2), advice.why, advice.unit)
+    return Review(best, dict(played), round(loss, 2), advice.why, advice.unit, advice.facts)
 
 
 def _scored(rules: Rules[object], view: View, seed: bytes) -> Scored:
@@ -290,166 +292,279 @@ def train_facts(view: View, action: Action) -> dict[str, Any]:
 
 
 # Sentences ---------------------------------------------------------------------------
+#
+# Each clause is one message of the translation catalogs: `gettext("...%(x)s...") % {...}`
+# with a literal message (extracted by name: the functions given are called `gettext` and
+# `ngettext`), counts through `ngettext`. `games/` imports no Django: the defaults give the
+# English, and the server passes its own translation functions to word the sentence in a
+# reader's language (docs/translating.md).
+
+Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
+
+
+def _same(message: str) -> str:
+    return message
+
+
+def _english_ngettext(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
 
 def _tile(raw: Sequence[int]) -> str:
     return f"{raw[0]}|{raw[1]}"
 
 
-def _who(seat: int | str, names: Sequence[str] | None) -> str:
+def _who(seat: int | str, names: Sequence[str] | None, gettext: Gettext) -> str:
     s = int(seat)
     if names is not None and 0 <= s < len(names) and names[s]:
         return str(names[s])
-    return f"seat {s + 1}"
+    return gettext("seat %(number)s") % {"number": s + 1}
 
 
-def _numbers(values: Sequence[Any]) -> str:
+def _numbers(values: Sequence[Any], gettext: Gettext) -> str:
     items = [str(v) for v in values]
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    # Translators: the end of a list, "4, 5 and 6" (the items are numbers, names or suits).
+    return gettext("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _by_seat(found: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
+    """A facts mapping keyed by seat, in seat order (as `facts_of` makes it; a store that
+    orders object keys its own way gives it back the same)."""
+    return sorted((found or {}).items(), key=lambda item: int(item[0]))
 
 
-def _action_words(action: Action, own: str | None = None) -> str:
+def _action_words(action: Action, own: str | None, gettext: Gettext) -> str:
     """The action in words; `own` is the id of the seat's own train, if it has one."""
     kind = action["type"]
     if kind == "play":
-        end = action.get("end")
-        where = "" if end is None else " on your own train" if end == own else f" on {_end_words(str(end))}"
-        return f"play {_tile(tile_of(action['tile']))}{where}"
+        return _play_words(_tile(tile_of(action["tile"])), action.get("end"), own, gettext)
     if kind == "bid":
-        return f"bid {action['value']}"
+        return gettext("bid %(value)s") % {"value": action["value"]}
     if kind == "trump":
         suit = action["suit"]
-        return f"call {suit}s trumps" if isinstance(suit, int) else f"call {str(suit).replace('_', ' ')}"
-    return {"draw": "draw", "pass": "pass", "end_turn": "end your turn"}.get(str(kind), str(kind))
+        if isinstance(suit, int):
+            # Translators: naming a suit trumps in Texas 42: "call 5s trumps" (the fives).
+            return gettext("call %(number)ss trumps") % {"number": suit}
+        named = {"doubles": gettext("call doubles"), "follow_me": gettext("call follow me"),
+                 "nello": gettext("call nello"), "sevens": gettext("call sevens")}
+        return named.get(str(suit)) or gettext("call %(name)s") % {"name": str(suit).replace("_", " ")}
+    if kind == "draw":
+        # Translators: an action, "draw" a tile from the boneyard (after "Hard rates it ... than").
+        return gettext("draw")
+    if kind == "pass":
+        return gettext("pass")
+    if kind == "end_turn":
+        return gettext("end your turn")
+    return str(kind)
 
 
-def _end_words(end: str) -> str:
-    if end in ("left", "right", "up", "down"):
-        return f"the {end} end"
+def _play_words(tile: str, end: Any, own: str | None, gettext: Gettext) -> str:
+    """Playing `tile` on end `end` (an end id of the view, or None for the lead)."""
+    values = {"tile": tile}
+    if end is None:
+        return gettext("play %(tile)s") % values
+    if end == own:
+        return gettext("play %(tile)s on your own train") % values
+    end = str(end)
+    if end == "left":
+        return gettext("play %(tile)s on the left end") % values
+    if end == "right":
+        return gettext("play %(tile)s on the right end") % values
+    if end == "up":
+        return gettext("play %(tile)s on the up end") % values
+    if end == "down":
+        return gettext("play %(tile)s on the down end") % values
     if end == "mexican":
-        return "the Mexican train"
+        return gettext("play %(tile)s on the Mexican train") % values
     if end.startswith("train:"):
-        return f"train {int(end.split(':')[1]) + 1}"
-    return end.replace(":", " ")
+        return gettext("play %(tile)s on train %(number)s") % {**values, "number": int(end.split(":")[1]) + 1}
+    parts = end.split(":")
+    if parts[0] == "arm" and len(parts) == 2:
+        # Translators: Chicken Foot, an arm of the lead double, numbered from 0.
+        return gettext("play %(tile)s on arm %(arm)s") % {**values, "arm": parts[1]}
+    if parts[0] == "toe" and len(parts) == 3:
+        # Translators: Chicken Foot, a toe of a foot, both numbered from 0: "toe 1 2".
+        return gettext("play %(tile)s on toe %(foot)s %(toe)s") % {**values, "foot": parts[1],
+                                                                    "toe": parts[2]}
+    return gettext("play %(tile)s on %(end)s") % {**values, "end": end.replace(":", " ")}
 
 
-def amount(value: float, unit: str) -> str:
+def amount(value: float, unit: str, gettext: Gettext = _same, ngettext: Ngettext = _english_ngettext) -> str:
     """A loss or a margin in words: "6 points", "0.4 marks" (marks to a tenth)."""
-    text = f"{value:.1f}" if unit == "marks" else f"{value:.0f}"
+    if unit == "marks":
+        return gettext("%(amount)s marks") % {"amount": f"{value:.1f}"}
+    text = f"{value:.0f}"
+    if unit == "points":
+        return ngettext("%(amount)s point", "%(amount)s points", int(text)) % {"amount": text}
     return f"{text} {unit[:-1] if text == '1' else unit}"
 
 
-def _margin(facts: Mapping[str, Any], unit: str) -> str:
+def _margin(facts: Mapping[str, Any], unit: str, gettext: Gettext, ngettext: Ngettext) -> str:
     if "margin" not in facts:
         return ""
     margin = float(facts["margin"])
-    runner = _action_words(facts["runner_up"], facts.get("own"))
+    runner = _action_words(facts["runner_up"], facts.get("own"), gettext)
     if margin < (0.05 if unit == "marks" else 0.5):
-        return f"; Hard rates it about even with {runner}"
-    return f"; Hard rates it about {amount(margin, unit)} better than {runner}"
+        return gettext("Hard rates it about even with %(move)s") % {"move": runner}
+    return gettext("Hard rates it about %(amount)s better than %(move)s") % {
+        "amount": amount(margin, unit, gettext, ngettext), "move": runner}
 
 
-def sentence(facts: Mapping[str, Any], unit: str, names: Sequence[str] | None = None) -> str:
-    """The one sentence of why, from `facts_of`'s facts: a template per family and move kind."""
+def sentence(facts: Mapping[str, Any], unit: str, names: Sequence[str] | None = None, *,
+             gettext: Gettext = _same, ngettext: Ngettext = _english_ngettext) -> str:
+    """The one sentence of why, from `facts_of`'s facts: a template per family and move kind.
+
+    In English by default; `gettext` and `ngettext` (Django's, on the server) word it in the
+    language they translate to. The facts are plain JSON, so a sentence can be worded again
+    from stored facts for each reader."""
     action = facts["action"]
-    head = _action_words(action, facts.get("own"))
+    head = _action_words(action, facts.get("own"), gettext)
     head = head[0].upper() + head[1:]
     if facts.get("forced"):
-        return f"{head}: it is the only legal move."
+        return gettext("%(move)s: it is the only legal move.") % {"move": head}
     game = facts["game"]
     if game in LINE_GAMES:
-        body = _line_words(facts, names)
+        body = _line_words(facts, names, gettext, ngettext)
     elif game == "texas42":
-        body = _texas42_words(facts, names)
+        body = _texas42_words(facts, names, gettext, ngettext)
     else:
-        body = _train_words(facts, names)
-    return f"{head}{': ' + body if body else ''}{_margin(facts, unit)}."
+        body = _train_words(facts, names, gettext, ngettext)
+    rating = _margin(facts, unit, gettext, ngettext)
+    return f"{head}{': ' + body if body else ''}{'; ' + rating if rating else ''}."
 
 
-def _line_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
+def _line_words(facts: Mapping[str, Any], names: Sequence[str] | None, gettext: Gettext,
+                ngettext: Ngettext) -> str:
     if facts["kind"] != "play":
-        return f"no tile fits the open ends ({_numbers(facts['ends_before'])})"
+        return gettext("no tile fits the open ends (%(ends)s)") % {
+            "ends": _numbers(facts["ends_before"], gettext)}
     if facts.get("goes_out"):
-        return "it is your last tile, so you go out and win the hand"
+        return gettext("it is your last tile, so you go out and win the hand")
     parts = []
-    if facts.get("scored"):
-        parts.append(f"it scores {facts['scored']} points")
+    scored = int(facts.get("scored") or 0)
+    if scored:
+        parts.append(ngettext("it scores %(points)s point", "it scores %(points)s points", scored)
+                     % {"points": scored})
     ends = sorted(set(facts.get("ends") or []))
     if ends:
         answers = int(facts.get("answers") or 0)
-        keep = f"you keep {_plural(answers, 'tile')} that can follow" if answers else "you keep none"
-        shown = f"{ends[0]} at every end" if len(ends) == 1 else f"{_numbers(ends)} open"
-        parts.append(f"it leaves {shown} and {keep}")
-    shut = facts.get("shut_out") or {}
-    for seat, numbers in shut.items():
-        parts.append(f"{_who(seat, names)} has shown no {_numbers(numbers)} to play on them")
-    if not parts and facts.get("pips"):
-        parts.append(f"it sheds {facts['pips']} pips")
+        if len(ends) == 1:
+            values = {"end": ends[0], "count": answers}
+            parts.append(ngettext(
+                "it leaves %(end)s at every end and you keep %(count)s tile that can follow",
+                "it leaves %(end)s at every end and you keep %(count)s tiles that can follow",
+                answers) % values if answers
+                         else gettext("it leaves %(end)s at every end and you keep none") % values)
+        else:
+            values = {"ends": _numbers(ends, gettext), "count": answers}
+            parts.append(ngettext("it leaves %(ends)s open and you keep %(count)s tile that can follow",
+                                  "it leaves %(ends)s open and you keep %(count)s tiles that can follow",
+                                  answers) % values if answers
+                         else gettext("it leaves %(ends)s open and you keep none") % values)
+    for seat, numbers in _by_seat(facts.get("shut_out")):
+        parts.append(gettext("%(name)s has shown no %(numbers)s to play on them") % {
+            "name": _who(seat, names, gettext), "numbers": _numbers(numbers, gettext)})
+    pips = int(facts.get("pips") or 0)
+    if not parts and pips:
+        parts.append(ngettext("it sheds %(pips)s pip", "it sheds %(pips)s pips", pips) % {"pips": pips})
     return ", ".join(parts)
 
 
-def _texas42_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
+def _suit_words(name: str, gettext: Gettext) -> str:
+    """A suit as `texas42_voids` names it: "trumps", or "5s" for the fives."""
+    if name == "trumps":
+        # Translators: Texas 42, the trump suit, as in "Ann showed out of 5s and trumps".
+        return gettext("trumps")
+    if name[:-1].isdigit():
+        # Translators: Texas 42, a suit by its number: "5s" is the fives.
+        return gettext("%(number)ss") % {"number": int(name[:-1])}
+    return name
+
+
+def _texas42_words(facts: Mapping[str, Any], names: Sequence[str] | None, gettext: Gettext,
+                   ngettext: Ngettext) -> str:
     kind = facts["kind"]
     if kind in ("bid", "pass", "trump") and "suit" in facts:
         suit = facts["suit"]
         held = int(facts["held"])
-        double = f", the {suit}|{suit} among them" if facts.get("has_double") else ""
         others = int(facts["other_doubles"])
-        holding = f"{_plural(held, 'tile')} with a {suit}{double}, and {_plural(others, 'other double')}"
+        values = {"tiles": ngettext("%(count)s tile", "%(count)s tiles", held) % {"count": held},
+                  "suit": suit, "double": f"{suit}|{suit}",
+                  "doubles": ngettext("%(count)s other double", "%(count)s other doubles", others)
+                  % {"count": others}}
+        if facts.get("has_double"):
+            # Translators: what a Texas 42 hand holds of a suit: "3 tiles with a 5, the 5|5 among
+            # them, and 1 other double".
+            holding = gettext(
+                "%(tiles)s with a %(suit)s, the %(double)s among them, and %(doubles)s") % values
+        else:
+            holding = gettext("%(tiles)s with a %(suit)s, and %(doubles)s") % values
+        said = {"suit": suit, "holding": holding}
         if kind == "bid":
-            return f"your best trump suit is {suit}s: you hold {holding}"
+            return gettext("your best trump suit is %(suit)ss: you hold %(holding)s") % said
         if kind == "pass":
-            return f"your best trump suit is only {suit}s, where you hold {holding}"
-        return f"you hold {holding}"
+            return gettext("your best trump suit is only %(suit)ss, where you hold %(holding)s") % said
+        return gettext("you hold %(holding)s") % said
     if kind != "play":
         return ""
     parts = []
+    count = {"count": facts.get("count")}
     if facts.get("leads"):
-        parts.append(f"you lead, {facts['count']} count on the tile" if facts.get("count") else "you lead")
+        parts.append(gettext("you lead, %(count)s count on the tile") % count if facts.get("count")
+                     else gettext("you lead"))
     elif facts.get("wins_trick"):
-        parts.append(f"it takes the trick so far, with {facts['count']} count in it")
+        parts.append(gettext("it takes the trick so far, with %(count)s count in it") % count)
     else:
-        parts.append(f"it does not take the trick, which holds {facts['count']} count")
+        parts.append(gettext("it does not take the trick, which holds %(count)s count") % count)
     if facts.get("trump") is not None:
-        parts.append(f"{_plural(int(facts['trumps_out']), 'trump')} still out")
-    for seat, suits in (facts.get("voids") or {}).items():
-        parts.append(f"{_who(seat, names)} showed out of {_numbers(suits)}")
+        out = int(facts["trumps_out"])
+        parts.append(ngettext("%(count)s trump still out", "%(count)s trumps still out", out)
+                     % {"count": out})
+    for seat, suits in _by_seat(facts.get("voids")):
+        parts.append(gettext("%(name)s showed out of %(suits)s") % {
+            "name": _who(seat, names, gettext),
+            "suits": _numbers([_suit_words(str(s), gettext) for s in suits], gettext)})
     return ", ".join(parts)
 
 
-def _train_words(facts: Mapping[str, Any], names: Sequence[str] | None) -> str:
+def _train_words(facts: Mapping[str, Any], names: Sequence[str] | None, gettext: Gettext,
+                 ngettext: Ngettext) -> str:
     kind = facts["kind"]
     parts = []
     if kind == "play":
         where = facts.get("where")
         if where == "own" and "plan_after" in facts:
-            parts.append(f"it keeps your own train going, {_plural(int(facts['plan_after']), 'tile')} "
-                         "long with what your hand can build")
+            plan = int(facts["plan_after"])
+            parts.append(ngettext(
+                "it keeps your own train going, %(count)s tile long with what your hand can build",
+                "it keeps your own train going, %(count)s tiles long with what your hand can build",
+                plan) % {"count": plan})
         elif where == "own":
-            parts.append("it builds your own train")
+            parts.append(gettext("it builds your own train"))
         elif where == "mexican":
-            parts.append("it saves your own train's tiles for later")
+            parts.append(gettext("it saves your own train's tiles for later"))
         elif where == "other":
-            parts.append("it plays on an open train and saves your own train's tiles")
+            parts.append(gettext("it plays on an open train and saves your own train's tiles"))
         if facts.get("open_double") is not None and where != "own":
-            parts.append("a double was waiting for an answer")
-        parts.append(f"{facts['pips_after']} pips stay in your hand")
+            parts.append(gettext("a double was waiting for an answer"))
+        pips = int(facts["pips_after"])
+        parts.append(ngettext("%(pips)s pip stays in your hand", "%(pips)s pips stay in your hand", pips)
+                     % {"pips": pips})
     elif kind == "draw":
-        parts.append("no tile of yours fits where you may play")
+        parts.append(gettext("no tile of yours fits where you may play"))
     elif kind == "pass":
-        parts.append("you cannot play, so your train stays open to everyone")
+        parts.append(gettext("you cannot play, so your train stays open to everyone"))
     elif kind == "end_turn":
-        parts.append("no tile you hold goes further on your own train")
+        parts.append(gettext("no tile you hold goes further on your own train"))
     opened = facts.get("open_trains") or []
     if opened:
-        parts.append(f"the open trains are {_numbers([_who(s, names) + chr(39) + 's' for s in opened])}")
+        # Translators: whose train: "Ann's" in "the open trains are Ann's and Bob's".
+        owners = [gettext("%(name)s's") % {"name": _who(s, names, gettext)} for s in opened]
+        parts.append(gettext("the open trains are %(owners)s") % {"owners": _numbers(owners, gettext)})
     return ", ".join(parts)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,9 +589,10 @@ def review_hand(job: HandToReview, *, seed: bytes = ADVICE_SEED) -> list[dict[st
     """Every decision of the seat with a choice in the hand, reviewed from its view then.
 
     The match is dealt from its master seed and replayed through the checked `apply`. Each
-    item is `{"hand", "move", "played", "best", "loss", "why", "unit"}`, `move` the index of
-    the action in the hand (the replay's position just before it). A hand that `played` does
-    not finish is a `ValueError`.
+    item is `{"hand", "move", "played", "best", "loss", "why", "unit", "facts"}`, `move` the
+    index of the action in the hand (the replay's position just before it), `why` in English
+    and `facts` what it was made from, so a reader's language can word it again (`sentence`).
+    A hand that `played` does not finish is a `ValueError`.
     """
     rules = get_rules(job.game)
     start = rules.new_match(job.players, dict(job.options), seed=job.master)
@@ -491,6 +607,7 @@ def review_hand(job: HandToReview, *, seed: bytes = ADVICE_SEED) -> list[dict[st
             if len(view.get("legal") or ()) > 1:
                 done = review(rules, view, action, seed=seed, names=job.names)
                 out.append({"hand": job.hand, "move": move, "played": done.played, "best": done.best,
-                            "loss": done.loss, "why": done.why, "unit": done.unit})
+                            "loss": done.loss, "why": done.why, "unit": done.unit,
+                            "facts": dict(done.facts)})
         state = rules.apply(state, action)
     return out

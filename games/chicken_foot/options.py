@@ -7,6 +7,7 @@ from typing import Any
 
 from games.core.options import Option, OptionError, Source, resolve_options, verify_players
 from games.core.penalty import check_hands_fit
+from games.core.text import gettext_noop
 
 GAME = "chicken_foot"
 MIN_PLAYERS = 2
@@ -22,22 +23,28 @@ HAND_SIZES: dict[int, dict[int, int]] = {
 }
 
 SCHEMA: tuple[Option, ...] = (
-    Option("set", 9, choices=(9, 12, 15, 18), label="Domino set",
-           choice_labels=("Double-nine", "Double-twelve", "Double-fifteen", "Double-eighteen"),
-           help="the domino set: double-9, -12, -15 or -18"),
-    Option("hand_size", None, minimum=1, maximum=95, nullable=True, label="Tiles dealt to each player",
-           default_note="the Chicken Foot deal table", help="tiles dealt to each seat"),
-    Option("double_blank", 50, choices=(50, 25, 0), label="The double-blank counts",
-           choice_labels=("50 points", "25 points", "0"), help="penalty for holding the double-blank",
-           sources=(Source("pagat", "The 0-0 is worth 50 points; a variation counts 25."),)),
-    Option("opening_arms", 4, choices=(4, 6), label="Tiles around the lead double",
-           choice_labels=("Four, one on each side", "Six, three on each side (a double chicken foot)"),
-           help="tiles the lead double takes, one on each arm, before any arm is extended",
-           sources=(Source("pagat", "The opening double must have tiles played on all four arms before any "
-                           "arm is extended by a second tile."),
+    Option("set", 9, choices=(9, 12, 15, 18), label=gettext_noop("Domino set"),
+           choice_labels=(gettext_noop("Double-nine"), gettext_noop("Double-twelve"),
+                          gettext_noop("Double-fifteen"), gettext_noop("Double-eighteen")),
+           help=gettext_noop("the domino set: double-9, -12, -15 or -18")),
+    Option("hand_size", None, minimum=1, maximum=95, nullable=True,
+           label=gettext_noop("Tiles dealt to each player"),
+           default_note=gettext_noop("the Chicken Foot deal table"),
+           help=gettext_noop("tiles dealt to each seat")),
+    Option("double_blank", 50, choices=(50, 25, 0), label=gettext_noop("The double-blank counts"),
+           choice_labels=(gettext_noop("50 points"), gettext_noop("25 points"), "0"),
+           help=gettext_noop("penalty for holding the double-blank"),
+           sources=(Source("pagat", gettext_noop("The 0-0 is worth 50 points; a variation counts 25.")),)),
+    Option("opening_arms", 4, choices=(4, 6), label=gettext_noop("Tiles around the lead double"),
+           choice_labels=(gettext_noop("Four, one on each side"),
+                          gettext_noop("Six, three on each side (a double chicken foot)")),
+           help=gettext_noop("tiles the lead double takes, one on each arm, before any arm is extended"),
+           sources=(Source("pagat", gettext_noop("The opening double must have tiles played on all four arms "
+                                                 "before any arm is extended by a second tile.")),
                     Source("Chicken Foot rules of flash.net/~russellr (2002, Internet Archive)",
-                           "The next six plays go on the double nine, three tiles on each side, forming "
-                           "a double chicken foot; then tiles go on any of the six toes."))),
+                           gettext_noop("The next six plays go on the double nine, three tiles on each side, "
+                                        "forming a double chicken foot; then tiles go on any of the six "
+                                        "toes.")))),
 )
 
 
@@ -47,8 +54,9 @@ def _derive(out: dict[str, Any], players: int) -> None:
     if players not in table:
         raise OptionError(
             "set", "does_not_fit",
-            f"option 'set': a double-{top} set does not seat {players} players for Chicken Foot "
-            f"('players' {min(table)} to {max(table)} on this set)"
+            gettext_noop("option 'set': a double-%(top)s set does not seat %(players)s players for Chicken "
+                         "Foot ('players' %(minimum)s to %(maximum)s on this set)"),
+            {"top": top, "players": players, "minimum": min(table), "maximum": max(table)},
         )
     if out["hand_size"] is None:
         out["hand_size"] = table[players]

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.core.text import gettext_noop
+
 #: The codes an `OptionError` carries; they are part of the API (docs/api.md).
 OPTION_CODES = (
     "unknown_option",  # a name the game does not have
@@ -28,10 +30,16 @@ OPTION_CODES = (
 
 class OptionError(ValueError):
     """A refused option: `option` names it ("players" for the player count), `code` is one of
-    `OPTION_CODES`. A `ValueError`, so callers that only need "refused" may catch that."""
+    `OPTION_CODES`. A `ValueError`, so callers that only need "refused" may catch that.
 
-    def __init__(self, option: str, code: str, message: str) -> None:
-        super().__init__(message)
+    `message` is English with `%(name)s` placeholders filled from `params`, marked for the
+    catalogs: `str(exc)` is the English text, and the server words it for each reader
+    (`template % params` through its own translation of `template`)."""
+
+    def __init__(self, option: str, code: str, message: str, params: Mapping[str, Any] | None = None) -> None:
+        self.template = message
+        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(message % self.params if self.params else message)
         self.option = option
         self.code = code
 
@@ -84,7 +92,8 @@ class Option:
         if value is None:
             if self.nullable:
                 return None
-            raise OptionError(self.name, "not_null", f"option {self.name!r} may not be null")
+            raise OptionError(self.name, "not_null", gettext_noop("option %(option)s may not be null"),
+                              {"option": repr(self.name)})
         if self.choices is not None:
             for choice in self.choices:
                 if value == choice and type(value) is type(choice):
@@ -92,16 +101,20 @@ class Option:
             allowed = ", ".join(_show(c) for c in self.choices)
             code = "not_a_choice" if any(type(value) is type(c) for c in self.choices) else "wrong_type"
             raise OptionError(self.name, code,
-                              f"option {self.name!r} must be one of {allowed}, not {_show(value)}")
+                              gettext_noop("option %(option)s must be one of %(allowed)s, not %(value)s"),
+                              {"option": repr(self.name), "allowed": allowed, "value": _show(value)})
         if type(value) is not int:
             raise OptionError(self.name, "wrong_type",
-                              f"option {self.name!r} must be a whole number, not {_show(value)}")
+                              gettext_noop("option %(option)s must be a whole number, not %(value)s"),
+                              {"option": repr(self.name), "value": _show(value)})
         if self.minimum is not None and value < self.minimum:
             raise OptionError(self.name, "below_minimum",
-                              f"option {self.name!r} must be at least {self.minimum}, not {value}")
+                              gettext_noop("option %(option)s must be at least %(minimum)s, not %(value)s"),
+                              {"option": repr(self.name), "minimum": self.minimum, "value": value})
         if self.maximum is not None and value > self.maximum:
             raise OptionError(self.name, "above_maximum",
-                              f"option {self.name!r} must be at most {self.maximum}, not {value}")
+                              gettext_noop("option %(option)s must be at most %(maximum)s, not %(value)s"),
+                              {"option": repr(self.name), "maximum": self.maximum, "value": value})
         return value
 
     def default_for(self, players: int) -> Any:
@@ -184,7 +197,7 @@ def option_errors(game: str, schema: Sequence[Option], options: object) -> list[
     """Every option refused on its own (unknown name, type, choice, range), not only the first:
     what the API reports at once. The rules that tie options together are `resolve_options`'."""
     if not isinstance(options, Mapping):
-        return [OptionError("options", "not_an_object", "options must be a JSON object")]
+        return [OptionError("options", "not_an_object", gettext_noop("options must be a JSON object"))]
     known = {opt.name: opt for opt in schema}
     errors: list[OptionError] = []
     for name, value in options.items():
@@ -192,7 +205,8 @@ def option_errors(game: str, schema: Sequence[Option], options: object) -> list[
         if opt is None:
             errors.append(OptionError(
                 str(name), "unknown_option",
-                f"unknown option {str(name)!r} for {game}: expected {', '.join(known) or 'none'}"))
+                gettext_noop("unknown option %(option)s for %(game)s: expected %(expected)s"),
+                {"option": repr(str(name)), "game": game, "expected": ", ".join(known) or "none"}))
         elif value is not None:
             try:
                 opt.check(value)
@@ -214,7 +228,7 @@ def resolve_options(
     may fill the remaining defaults that depend on other options, and may raise `OptionError`.
     """
     if options is not None and not isinstance(options, Mapping):
-        raise OptionError("options", "not_an_object", "options must be a JSON object")
+        raise OptionError("options", "not_an_object", gettext_noop("options must be a JSON object"))
     errors = option_errors(game, schema, options or {})
     if errors:
         raise errors[0]
@@ -230,8 +244,10 @@ def resolve_options(
                 and out.get(opt.requires) is not True:
             raise OptionError(
                 opt.name, "does_not_fit",
-                f"option {opt.name!r} is a choice of {opt.requires!r}: it needs {opt.requires!r} "
-                f"set to true (or leave {opt.name!r} at its default, {_show(opt.default_for(players))})")
+                gettext_noop("option %(option)s is a choice of %(requires)s: it needs %(requires)s set to "
+                             "true (or leave %(option)s at its default, %(default)s)"),
+                {"option": repr(opt.name), "requires": repr(opt.requires),
+                 "default": _show(opt.default_for(players))})
     if derive is not None:
         derive(out, players)
     return out
@@ -241,8 +257,11 @@ def verify_players(game: str, players: object, minimum: int, maximum: int) -> in
     """The player count, or `OptionError` naming the `players` option."""
     if type(players) is not int:
         raise OptionError("players", "wrong_type",
-                          f"option 'players' must be a whole number, not {_show(players)}")
+                          gettext_noop("option 'players' must be a whole number, not %(value)s"),
+                          {"value": _show(players)})
     if not minimum <= players <= maximum:
         raise OptionError("players", "players",
-                          f"option 'players' for {game} must be {minimum} to {maximum}, not {players}")
+                          gettext_noop("option 'players' for %(game)s must be %(minimum)s to %(maximum)s, "
+                                       "not %(value)s"),
+                          {"game": game, "minimum": minimum, "maximum": maximum, "value": players})
     return players

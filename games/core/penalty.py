@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 
 from games.core.log import Event, decode_log, encode
 from games.core.options import OptionError
+from games.core.text import gettext_noop
 from games.core.tiles import Tile, pip_total, set_size
 
 
@@ -128,9 +129,9 @@ def check_hands_fit(players: int, hand_size: int, top: int, set_aside: int = 0) 
     """`OptionError` naming 'hand_size' when the hands do not fit in the set (less `set_aside`)."""
     tiles = set_size(top) - set_aside
     if players * hand_size > tiles:
-        less = " less its engine" if set_aside else ""
-        raise OptionError(
-            "hand_size", "does_not_fit",
-            f"option 'hand_size': {players} hands of {hand_size} do not fit in the "
-            f"{tiles} tiles of a double-{top} set{less}"
-        )
+        message = (gettext_noop("option 'hand_size': %(players)s hands of %(size)s do not fit in the "
+                                "%(tiles)s tiles of a double-%(top)s set less its engine") if set_aside
+                   else gettext_noop("option 'hand_size': %(players)s hands of %(size)s do not fit in the "
+                                     "%(tiles)s tiles of a double-%(top)s set"))
+        raise OptionError("hand_size", "does_not_fit", message,
+                          {"players": players, "size": hand_size, "tiles": tiles, "top": top})

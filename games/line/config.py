@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core.options import OptionError, resolve_options, verify_players
+from games.core.text import gettext_noop
 from games.core.tiles import set_size
 from games.line.options import schema
 from games.line.tables import TileTable, table
@@ -117,19 +118,25 @@ def _resolve(game: str, players: object, options: Mapping[str, Any] | None,
     if count > SET_PLAYERS[top]:
         raise OptionError(
             "players", "players",
-            f"option 'players' for {game} on double-{top} must be 2 to {SET_PLAYERS[top]}, not {count}"
+            gettext_noop("option 'players' for %(game)s on double-%(top)s must be 2 to %(maximum)s, "
+                         "not %(value)s"),
+            {"game": game, "top": top, "maximum": SET_PLAYERS[top], "value": count},
         )
     partnership: bool = values["partnership"]
     if partnership and count != 4:
-        raise OptionError("partnership", "does_not_fit", f"option 'partnership' needs 4 players, not {count}")
+        raise OptionError("partnership", "does_not_fit",
+                          gettext_noop("option 'partnership' needs 4 players, not %(value)s"),
+                          {"value": count})
     hand_size = values["hand_size"]
     if hand_size is None:
         hand_size = default_hand_size(game, top, count)
     if hand_size * count > set_size(top):
         raise OptionError(
             "hand_size", "does_not_fit",
-            f"option 'hand_size' {hand_size} for {count} players needs {hand_size * count} tiles; "
-            f"double-{top} has {set_size(top)}"
+            gettext_noop("option 'hand_size' %(size)s for %(players)s players needs %(needed)s tiles; "
+                         "double-%(top)s has %(tiles)s"),
+            {"size": hand_size, "players": count, "needed": hand_size * count, "top": top,
+             "tiles": set_size(top)},
         )
     target = values["target"]
     if target is None:

@@ -5,84 +5,102 @@ from them."""
 from __future__ import annotations
 
 from games.core.options import Option, Source
+from games.core.text import gettext_noop
 
 GAME = "texas42"
 SEATS = 4
 
-_NO_YES = ("No", "Yes")
+_NO_YES = (gettext_noop("No"), gettext_noop("Yes"))
 
 SCHEMA: tuple[Option, ...] = (
-    Option("target_marks", 7, minimum=1, maximum=100, label="Match target (marks)",
-           help="marks that win the match",
+    Option("target_marks", 7, minimum=1, maximum=100, label=gettext_noop("Match target (marks)"),
+           help=gettext_noop("marks that win the match"),
            sources=(Source("Texas 42 rules",
-                           "Game is most often played to seven marks, or to 250 points where "
-                           "the score is kept in points: agree which before you start."),)),
+                           gettext_noop("Game is most often played to seven marks, or to 250 points where "
+                                        "the score is kept in points: agree which before you start.")),)),
     Option("target_points", None, minimum=1, maximum=10_000, nullable=True,
-           label="Keep the score in points instead, to", default_note="marks are kept",
-           help="when set, the score is kept in points and this many win (target_marks is ignored)"),
-    Option("all_pass", "redeal", choices=("redeal", "force"), label="When all four pass",
-           choice_labels=("Shuffle and deal again", "The shuffler must bid"),
-           help="when all four seats pass (the older name of forced_bid: \"force\" is forced_bid)",
+           label=gettext_noop("Keep the score in points instead, to"),
+           default_note=gettext_noop("marks are kept"),
+           help=gettext_noop("when set, the score is kept in points and this many win (target_marks is "
+                             "ignored)")),
+    Option("all_pass", "redeal", choices=("redeal", "force"), label=gettext_noop("When all four pass"),
+           choice_labels=(gettext_noop("Shuffle and deal again"), gettext_noop("The shuffler must bid")),
+           help=gettext_noop("when all four seats pass (the older name of forced_bid: \"force\" is "
+                             "forced_bid)"),
            shown=False),
-    Option("forced_bid", False, choices=(False, True), label="The shuffler must bid when the others pass",
+    Option("forced_bid", False, choices=(False, True),
+           label=gettext_noop("The shuffler must bid when the others pass"),
            choice_labels=_NO_YES,
-           help="when the first three seats pass, the shuffler may not pass (all_pass \"force\")",
+           help=gettext_noop("when the first three seats pass, the shuffler may not pass (all_pass "
+                             "\"force\")"),
            sources=(Source("Wikipedia, 42 (dominoes)",
-                           "If all players pass the dealer must bid 30; in some variations the "
-                           "dominoes are reshuffled and the hand restarts."),
+                           gettext_noop("If all players pass the dealer must bid 30; in some variations the "
+                                        "dominoes are reshuffled and the hand restarts.")),
                     Source("pagat.com, Texas 42",
-                           "If all four players pass, the tiles are thrown in and the next player "
-                           "deals."))),
-    Option("doubles_trump", False, choices=(False, True), label="Doubles may be named as trumps",
-           choice_labels=_NO_YES, help="the doubles may be named trumps",
+                           gettext_noop("If all four players pass, the tiles are thrown in and the next "
+                                        "player deals.")))),
+    Option("doubles_trump", False, choices=(False, True),
+           label=gettext_noop("Doubles may be named as trumps"),
+           choice_labels=_NO_YES, help=gettext_noop("the doubles may be named trumps"),
            sources=(Source("Texas 42 rules",
-                           "Doubles-as-trumps is a common agreed variation, not the default."),)),
-    Option("follow_me", False, choices=(False, True), label="Follow-me (no trumps) may be named",
-           choice_labels=_NO_YES, help="no trumps may be named"),
-    Option("nello", False, choices=(False, True), label="Nello may be bid", choice_labels=_NO_YES,
-           help="the bidder may play to lose every trick"),
-    Option("nello_doubles", "high", choices=("high", "low", "own_suit"), label="Doubles in nello",
-           choice_labels=("Highest in their suits", "Lowest in their suits", "A suit of their own"),
-           help="how the doubles rank when nello is named", requires="nello",
+                           gettext_noop("Doubles-as-trumps is a common agreed variation, not the "
+                                        "default.")),)),
+    Option("follow_me", False, choices=(False, True),
+           label=gettext_noop("Follow-me (no trumps) may be named"),
+           choice_labels=_NO_YES, help=gettext_noop("no trumps may be named")),
+    Option("nello", False, choices=(False, True), label=gettext_noop("Nello may be bid"),
+           choice_labels=_NO_YES,
+           help=gettext_noop("the bidder may play to lose every trick")),
+    Option("nello_doubles", "high", choices=("high", "low", "own_suit"),
+           label=gettext_noop("Doubles in nello"),
+           choice_labels=(gettext_noop("Highest in their suits"), gettext_noop("Lowest in their suits"),
+                          gettext_noop("A suit of their own")),
+           help=gettext_noop("how the doubles rank when nello is named"), requires="nello",
            sources=(Source("42-dominoes.blogspot.com, Rule Variations",
-                           "Nearly everyone plays the doubles high in their suits or as a separate "
-                           "suit; some call them low in their suits."),
+                           gettext_noop("Nearly everyone plays the doubles high in their suits or as a "
+                                        "separate suit; some call them low in their suits.")),
                     Source("domino-play.com, Nel-O",
-                           "Doubles form a suit of their own; some let the bidder choose that, high "
-                           "in suit or low in suit."),
+                           gettext_noop("Doubles form a suit of their own; some let the bidder choose that, "
+                                        "high in suit or low in suit.")),
                     Source("dominorules.com (Kelley, Great Book of Domino Games), Nel-O",
-                           "Some treat the doubles as a separate suit; most do not."))),
-    Option("nello_min_marks", 0, choices=(0, 1, 2), label="Nello needs a bid of at least",
-           choice_labels=("Any bid", "One mark (42)", "Two marks (84)"),
-           help="the smallest winning bid on which nello may be named", requires="nello",
+                           gettext_noop("Some treat the doubles as a separate suit; most do not.")))),
+    Option("nello_min_marks", 0, choices=(0, 1, 2), label=gettext_noop("Nello needs a bid of at least"),
+           choice_labels=(gettext_noop("Any bid"), gettext_noop("One mark (42)"),
+                          gettext_noop("Two marks (84)")),
+           help=gettext_noop("the smallest winning bid on which nello may be named"), requires="nello",
            sources=(Source("42-dominoes.blogspot.com, Rule Variations",
-                           "You first bid 42 or 84, then call nello when you name trumps."),
+                           gettext_noop("You first bid 42 or 84, then call nello when you name trumps.")),
                     Source("Wikipedia, 42 (dominoes)",
-                           "A nel-o bidder who takes a trick is set and the opponents score a "
-                           "mark."))),
-    Option("plunge", False, choices=(False, True), label="Plunge may be bid", choice_labels=_NO_YES,
-           help="with four doubles or more: bid four marks (or two more than the standing bid); the "
-                "partner names trumps and leads, and the side must take every trick",
+                           gettext_noop("A nel-o bidder who takes a trick is set and the opponents score a "
+                                        "mark.")))),
+    Option("plunge", False, choices=(False, True), label=gettext_noop("Plunge may be bid"),
+           choice_labels=_NO_YES,
+           help=gettext_noop("with four doubles or more: bid four marks (or two more than the standing bid); "
+                             "the partner names trumps and leads, and the side must take every trick"),
            sources=(Source("domino-play.com, Plunge",
-                           "At least four doubles; the partner chooses trumps and leads; at least "
-                           "four marks, the only opening bid over two marks."),
+                           gettext_noop("At least four doubles; the partner chooses trumps and leads; at "
+                                        "least four marks, the only opening bid over two marks.")),
                     Source("dominorules.com (Kelley, Great Book of Domino Games), Plunge",
-                           "At least four doubles; the bid is 168 and not a trick may be lost."),
+                           gettext_noop("At least four doubles; the bid is 168 and not a trick may be "
+                                        "lost.")),
                     Source("42-dominoes.blogspot.com, Rule Variations",
-                           "Some bid plunge at 84 and call it when trumps are named; four marks is "
-                           "a variation."))),
-    Option("splash", False, choices=(False, True), label="Splash may be bid", choice_labels=_NO_YES,
-           help="with three doubles or more: bid two marks (three over two); the partner names "
-                "trumps and leads, and the side must take every trick",
+                           gettext_noop("Some bid plunge at 84 and call it when trumps are named; four marks "
+                                        "is a variation.")))),
+    Option("splash", False, choices=(False, True), label=gettext_noop("Splash may be bid"),
+           choice_labels=_NO_YES,
+           help=gettext_noop("with three doubles or more: bid two marks (three over two); the partner names "
+                             "trumps and leads, and the side must take every trick"),
            sources=(Source("Wikipedia, 42 (dominoes)",
-                           "Splash, worth two marks, needs three doubles; plunge (or crash) is "
-                           "the same with four doubles for four marks (three in some variants)."),)),
-    Option("sevens", False, choices=(False, True), label="Sevens may be named", choice_labels=_NO_YES,
-           help="on a bid of 42 or more: each trick goes to the tile closest to seven pips, and "
-                "the bidder's side must take every trick",
+                           gettext_noop("Splash, worth two marks, needs three doubles; plunge (or crash) is "
+                                        "the same with four doubles for four marks (three in some "
+                                        "variants).")),)),
+    Option("sevens", False, choices=(False, True), label=gettext_noop("Sevens may be named"),
+           choice_labels=_NO_YES,
+           help=gettext_noop("on a bid of 42 or more: each trick goes to the tile closest to seven pips, and "
+                             "the bidder's side must take every trick"),
            sources=(Source("dominorules.com (Kelley, Great Book of Domino Games), Sevens",
-                           "At least 42; no trumps or suits; each player plays the tile closest to "
-                           "seven; a tie does not set the bidder."),
+                           gettext_noop("At least 42; no trumps or suits; each player plays the tile closest "
+                                        "to seven; a tie does not set the bidder.")),
                     Source("42-dominoes.blogspot.com, Rule Variations",
-                           "A bid for all the tricks, usually played for two marks."))),
+                           gettext_noop("A bid for all the tricks, usually played for two marks.")))),
 )

@@ -15,6 +15,7 @@ from games.core.actions import Action
 from games.core.fairness import master_seed
 from games.core.options import OptionError
 from games.core.protocol import Rules
+from games.core.text import gettext_noop
 from games.core.tiles import Tile
 from games.texas42 import flow, views
 from games.texas42.options import SCHEMA
@@ -35,8 +36,9 @@ class Texas42Rules(Rules[Texas42State]):
         if type(players) is not int or players != SEATS:
             raise OptionError(
                 "players", "players",
-                f"option 'players': Texas 42 is played by exactly {SEATS} players in two partnerships, "
-                f"not {players!r}"
+                gettext_noop("option 'players': Texas 42 is played by exactly %(seats)s players in two "
+                             "partnerships, not %(value)s"),
+                {"seats": SEATS, "value": repr(players)},
             )
         return flow.new_state(Config.from_options(options), master_seed(seed))
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.core.options import OptionError
 from games.engine import get_rules, names
@@ -44,14 +45,15 @@ def name_clean(name: object) -> str:
     """A player's name as shown at the table: spaces collapsed; control and invisible
     characters refused, not stripped, so the player learns why their name changed nothing."""
     if not isinstance(name, str):
-        raise BadOptionError("a name is a string", "name")
+        raise BadOptionError(gettext_noop("a name is a string"), "name")
     if any(_is_control(c) for c in name):
-        raise BadOptionError("a name cannot contain control or invisible characters", "name")
+        raise BadOptionError(gettext_noop("a name cannot contain control or invisible characters"), "name")
     clean = " ".join(name.split())
     if not clean:
-        raise BadOptionError("a name cannot be empty", "name")
+        raise BadOptionError(gettext_noop("a name cannot be empty"), "name")
     if len(clean) > NAME_MAX_LENGTH:
-        raise BadOptionError(f"a name is at most {NAME_MAX_LENGTH} characters", "name")
+        raise BadOptionError(gettext_noop("a name is at most %(length)s characters"), "name",
+                            params={"length": NAME_MAX_LENGTH})
     return clean
 
 
@@ -76,21 +78,27 @@ def options_resolve(game: str, players: object, options: object) -> dict[str, An
     try:
         rules = get_rules(game)
     except (ValueError, ImportError):
-        raise BadOptionError(f"unknown game {game!r}: expected one of {', '.join(names())}", "game") from None
+        raise BadOptionError(gettext_noop("unknown game %(game)s: expected one of %(expected)s"), "game",
+                             params={"game": repr(game), "expected": ", ".join(names())}) from None
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadOptionError(
-            f"option 'players' must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}", "players"
+            gettext_noop("option 'players' must be %(minimum)s to %(maximum)s, not %(value)s"), "players",
+            params={"minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS, "value": repr(players)},
         )
     if not isinstance(options, dict):
-        raise BadOptionError("options must be a JSON object", "options")
+        raise BadOptionError(gettext_noop("options must be a JSON object"), "options")
     engine = engine_options(options)
     try:
         state = rules.new_match(players, engine, seed=bytes(32))
         table = table_options(options)
     except OptionError as exc:
-        raise BadOptionError(str(exc), exc.option, exc.code) from None
+        raise BadOptionError(exc.template, exc.option, exc.code, exc.params) from None
     resolved: dict[str, Any] = rules.view(state, None).get("options", engine)
     return {**resolved, **table}
+
+
+#: The refusal of a change while a match is being played.
+PLAYING = gettext_noop("a match is being played: wait until it is over")
 
 
 def room_locked(code: str) -> Room:
@@ -100,14 +108,14 @@ def room_locked(code: str) -> Room:
 def host_verify(room: Room, token: str | None, seats: list[Seat] | None = None) -> Seat:
     seat = selectors.seat_for_token(room, token, seats)
     if seat is None or seat.index != room.host_seat:
-        raise UnauthorizedError("only the host can do this: send the host's seat token")
+        raise UnauthorizedError(gettext_noop("only the host can do this: send the host's seat token"))
     return seat
 
 
 def not_playing_verify(room: Room) -> None:
     match = selectors.match_current(room)
     if match is not None and not match.is_over:
-        raise ConflictError("a match is being played: wait until it is over")
+        raise ConflictError(PLAYING)
 
 
 def room_changed(room: Room, match: Match | None = None, seats: list[Seat] | None = None) -> None:

@@ -14,6 +14,7 @@ import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, JSONField, Model, OuterRef, Q, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
@@ -28,9 +29,11 @@ from lobby.errors import (
     StaleVersionError,
 )
 from lobby.models import ActionRecord, Match, Room, Seat
+from lobby.protocol import MATCH_OVER
 from lobby.runtime import runtime
+from lobby.selectors import NO_SUCH_ROOM
 from lobby.services import events
-from lobby.services.common import host_verify, room_changed, room_info_send, room_locked
+from lobby.services.common import PLAYING, host_verify, room_changed, room_info_send, room_locked
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +50,14 @@ def match_start(code: str, token: str | None, *, rematch: bool = False) -> Match
         host_verify(room, token, seats)
         previous = selectors.match_current(room)
         if previous is not None and not previous.is_over:
-            raise ConflictError("a match is being played: wait until it is over")
+            raise ConflictError(PLAYING)
         if rematch and previous is None:
-            raise ConflictError("no match has been played in this room yet: start one")
+            raise ConflictError(gettext_noop("no match has been played in this room yet: start one"))
         free = [s.index for s in seats if s.is_free]
         if free:
-            raise ConflictError(f"seat {free[0]} is free: fill every seat (a player or an AI) first")
+            raise ConflictError(
+                gettext_noop("seat %(seat)s is free: fill every seat (a player or an AI) first"),
+                {"seat": free[0]})
         now = timezone.now()
         # A player who never opened the table counts as gone from the start, so the grace
         # period (then a stand-in AI) covers them too.
@@ -138,7 +143,7 @@ def _action_write(
             cursor.execute(sql.room_lock, [code])
             locked = cursor.fetchone()
         if locked is None:
-            raise RoomNotFoundError("no such room")
+            raise RoomNotFoundError(NO_SUCH_ROOM)
         room_id, revision = locked
         state: Any = None
         if held is not None and held.match.room_id == room_id and held.revision == revision:
@@ -151,23 +156,26 @@ def _action_write(
             held = None
             current = _match_current_with_seen(room, seat, client_id)
             if current is None:
-                raise ConflictError("the match has not started yet")
+                raise ConflictError(gettext_noop("the match has not started yet"))
             match = current
             seen = getattr(match, "seen_seq", None)
             if seen is not None:
                 if not _same_action(getattr(match, "seen_action", None), action):
                     raise IdReusedError(
-                        f"the id {client_id!r} was already used for another action: send a fresh id"
+                        gettext_noop("the id %(id)s was already used for another action: send a fresh id"),
+                        {"id": repr(client_id)},
                     )
                 return Ack(seen, duplicate=True)
         if expected_version is not None and expected_version != match.version:
             raise StaleVersionError(
-                f"the table is at version {match.version}, not {expected_version}: sync first"
+                gettext_noop("the table is at version %(version)s, not %(expected)s: sync first"),
+                {"version": match.version, "expected": expected_version},
             )
         if match.is_over:
-            raise IllegalAction("the match is over: no more actions")
+            raise IllegalAction(MATCH_OVER)
         if match.to_move != seat:
-            raise NotYourTurnError(f"it is seat {match.to_move}'s turn, not yours")
+            raise NotYourTurnError(gettext_noop("it is seat %(seat)s's turn, not yours"),
+                                   {"seat": match.to_move})
         rules = get_rules(match.game)
         canonical = normalise_action(action)
         if state is None:

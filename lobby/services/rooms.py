@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
 from lobby import selectors
 from lobby.errors import ConflictError
@@ -65,7 +66,7 @@ def room_create(
                 return room, token
         except IntegrityError:
             continue
-    raise ConflictError("could not allocate a room code; try again")
+    raise ConflictError(gettext_noop("could not allocate a room code; try again"))
 
 
 def room_update(code: str, token: str | None, changes: dict[str, Any]) -> Room:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from lobby import realtime, selectors
 from lobby.errors import BadOptionError, ConflictError, RoomNotFoundError, UnauthorizedError
@@ -24,6 +25,9 @@ from lobby.services.common import (
     token_new,
 )
 
+#: A seat number the room does not have (the body's, or the path's).
+NO_SUCH_SEAT = gettext_noop("this room has seats 0 to %(last)s, not %(seat)s")
+
 #: What a seat holds; moving a player moves all of it, so the token follows its player.
 _OCCUPANT_FIELDS = ("name", "ai_level", "token_hash", "channel", "process", "disconnected_at")
 
@@ -40,11 +44,12 @@ def seat_claim(code: str, name: str, index: int | None = None) -> tuple[int, str
         if index is None:
             seat = next((s for s in seats if s.is_free), None)
             if seat is None:
-                raise ConflictError("the room is full: open the link without joining to watch")
+                raise ConflictError(gettext_noop("the room is full: open the link without joining to watch"))
         else:
             seat = _seat_of(room, seats, index, "seat")
             if not seat.is_free:
-                raise ConflictError(f"seat {seat.index} is taken: choose a free seat")
+                raise ConflictError(gettext_noop("seat %(seat)s is taken: choose a free seat"),
+                                    {"seat": seat.index})
         seat.name = name_distinct(clean, (s.name for s in seats if s.index != seat.index))
         seat.token_hash = selectors.token_hash(token)
         seat.channel = ""
@@ -57,10 +62,11 @@ def seat_claim(code: str, name: str, index: int | None = None) -> tuple[int, str
 def _seat_of(room: Room, seats: list[Seat], index: object, field: str) -> Seat:
     """Seat `index` of the room, or BadOptionError naming `field` (the body's or the path's)."""
     if type(index) is not int:
-        raise BadOptionError(f"a seat is a whole number, not {index!r}", field)
+        raise BadOptionError(gettext_noop("a seat is a whole number, not %(value)s"), field,
+                             params={"value": repr(index)})
     seat = next((s for s in seats if s.index == index), None)
     if seat is None:
-        raise BadOptionError(f"this room has seats 0 to {room.players - 1}, not {index}", field)
+        raise BadOptionError(NO_SUCH_SEAT, field, params={"last": room.players - 1, "seat": index})
     return seat
 
 
@@ -72,7 +78,8 @@ def seat_ai_set(code: str, token: str | None, index: int, level: str | None) -> 
     """The host puts an AI of `level` in a free or AI seat, or (`level` None) opens an AI
     seat for a player again."""
     if level is not None and level not in AI_LEVELS:
-        raise BadOptionError(f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}", "ai")
+        raise BadOptionError(gettext_noop("AI level must be one of %(levels)s, not %(value)s"), "ai",
+                             params={"levels": ", ".join(AI_LEVELS), "value": repr(level)})
     with transaction.atomic():
         room = room_locked(code)
         seats = list(room.seats.order_by("index"))
@@ -80,7 +87,8 @@ def seat_ai_set(code: str, token: str | None, index: int, level: str | None) -> 
         not_playing_verify(room)
         seat = _seat_of(room, seats, index, "seat")
         if seat.is_human:
-            raise ConflictError(f"seat {seat.index} is taken by {seat.name}: remove them first")
+            raise ConflictError(gettext_noop("seat %(seat)s is taken by %(name)s: remove them first"),
+                                {"seat": seat.index, "name": seat.name})
         if level is None:
             seat.ai_level, seat.name = "", ""
         else:
@@ -106,12 +114,14 @@ def seat_move(code: str, token: str | None, index: int, to: int) -> Room:
         here = _seat_of(room, seats, index, "seat")
         there = _seat_of(room, seats, to, "move_to")
         if caller is None:
-            raise UnauthorizedError("only the host, or the seat's own player, can move a seat")
+            raise UnauthorizedError(gettext_noop("only the host, or the seat's own player, can move a seat"))
         if caller.index != room.host_seat:
             if caller.index != here.index:
-                raise UnauthorizedError("only the host can move another player")
+                raise UnauthorizedError(gettext_noop("only the host can move another player"))
             if not there.is_free:
-                raise ConflictError(f"seat {there.index} is taken: only the host can swap two players")
+                raise ConflictError(
+                    gettext_noop("seat %(seat)s is taken: only the host can swap two players"),
+                    {"seat": there.index})
         not_playing_verify(room)
         if here.index == there.index:
             return room
@@ -142,9 +152,9 @@ def seat_clear(code: str, token: str | None, index: int) -> None:
         caller = selectors.seat_for_token(room, token)
         seat = _seat_get(room, index)
         if caller is None or (caller.index not in (room.host_seat, seat.index)):
-            raise UnauthorizedError("only the host, or the seat's own player, can free a seat")
+            raise UnauthorizedError(gettext_noop("only the host, or the seat's own player, can free a seat"))
         if seat.index == room.host_seat:
-            raise ConflictError("the host's seat cannot be freed")
+            raise ConflictError(gettext_noop("the host's seat cannot be freed"))
         not_playing_verify(room)
         old_channel = seat.channel
         seat.name = ""
@@ -171,7 +181,7 @@ def connection_open(code: str, token: str | None, channel: str) -> Seat | None:
         seats = list(room.seats.all())
         seat = selectors.seat_for_token(room, token, seats)
         if seat is None:
-            raise UnauthorizedError("this token holds no seat in this room")
+            raise UnauthorizedError(gettext_noop("this token holds no seat in this room"))
         old = seat.channel
         if old and old != channel:
             transaction.on_commit(lambda: realtime.connection_notify(code, old, "lobby.replaced"))

@@ -4,12 +4,13 @@ are true of the position."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
 from games.ai import kit_for
-from games.ai.advice import HandToReview, advise, review, review_hand, unit_of
+from games.ai.advice import HandToReview, advise, review, review_hand, sentence, unit_of
 from games.ai.inference import tile_of
 from games.ai.search import determinize
 from games.ai.texas42 import follows, is_trump, trump_of
@@ -224,7 +225,8 @@ def test_a_hands_review_prices_each_choice_from_the_seats_view_then(game: str, p
     assert [i["move"] for i in items] == list(choices)
     for item in items:
         view = choices[item["move"]]
-        assert set(item) == {"hand", "move", "played", "best", "loss", "why", "unit"}
+        assert set(item) == {"hand", "move", "played", "best", "loss", "why", "unit", "facts"}
+        assert sentence(item["facts"], item["unit"]) == item["why"]  # worded again, from its facts
         assert item["hand"] == 0 and item["unit"] == unit_of(view)
         assert normalise_action(item["best"]) in [normalise_action(a) for a in view["legal"]]
         assert item["loss"] >= 0 and item["why"].endswith(".")
@@ -249,3 +251,55 @@ def test_a_review_asks_for_a_finished_hand() -> None:
         state = rules.apply(state, action)
     with pytest.raises(ValueError, match="not among the 0 finished hands"):
         review_hand(HandToReview("draw", 2, {}, master, played, 0, 0), seed=SEED)
+
+
+def _upper(message: str) -> str:
+    """A "translation" that changes every word of a message and keeps its placeholders."""
+    return "".join(part if part.startswith("%(") else part.upper()
+                   for part in re.split(r"(%\(\w+\)s)", message))
+
+
+def _facts_of_every_kind() -> list[tuple[dict[str, Any], str]]:
+    """Facts that take each family's sentence through its clauses (as `facts_of` makes them)."""
+    rng = random.Random(3)
+    out: list[tuple[dict[str, Any], str]] = []
+    ends = [None, "left", "right", "up", "down", "mexican", "train:2", "arm:1", "toe:0:2", "mine"]
+    for i in range(400):
+        game = GAMES[i % len(GAMES)][0]
+        kind = rng.choice(["play", "play", "draw", "pass", "end_turn", "bid", "trump"])
+        action: dict[str, Any] = {"type": kind}
+        if kind == "play":
+            action.update(tile=[rng.randint(0, 6), rng.randint(0, 6)], end=rng.choice(ends))
+        elif kind == "bid":
+            action["value"] = 30
+        elif kind == "trump":
+            action["suit"] = rng.choice([4, "doubles", "follow_me", "nello", "sevens"])
+        facts: dict[str, Any] = {"game": game, "kind": kind, "action": action, "forced": i % 13 == 0,
+                                 "own": "mine", "margin": rng.choice([0.0, 0.2, 1.0, 3.0]),
+                                 "runner_up": {"type": "play", "tile": [1, 2], "end": rng.choice(ends)}}
+        facts.update(ends_before=[2, 5], goes_out=i % 7 == 0, scored=rng.choice([0, 1, 10]),
+                     ends=rng.choice([[], [3], [3, 4, 6]]), answers=rng.choice([0, 1, 3]),
+                     shut_out={"1": [3, 4]}, pips=rng.choice([0, 1, 7]))
+        if game == "texas42" and rng.random() < 0.5:
+            facts.update(suit=4, held=rng.choice([1, 3]), has_double=rng.random() < 0.5,
+                         other_doubles=rng.choice([0, 1, 2]))
+        facts.update(count=rng.choice([0, 10]), leads=rng.random() < 0.3, wins_trick=rng.random() < 0.5,
+                     trump=rng.choice([None, 4]), trumps_out=rng.choice([1, 4]),
+                     voids={"2": ["3s", "trumps"]} if game == "texas42" else facts["shut_out"])
+        facts.update(where=rng.choice(["own", "mexican", "other", "layout"]), plan_after=rng.choice([1, 4]),
+                     open_double=rng.choice([None, 5]), pips_after=rng.choice([0, 1, 9]), open_trains=[0, 2])
+        out.append((facts, rng.choice(["points", "marks"])))
+    return out
+
+
+def test_every_word_of_a_sentence_goes_through_the_translation_given() -> None:
+    """Worded with another `gettext` and `ngettext`, no English word is left over: what is
+    not a message is a name, a number, the tile notation or punctuation."""
+    names = ["ann", "bob", "cy", "di"]
+    for facts, unit in _facts_of_every_kind():
+        english = sentence(facts, unit, names)
+        other = sentence(facts, unit, names, gettext=_upper,
+                         ngettext=lambda one, many, n: _upper(one if n == 1 else many))
+        assert other.upper() == english.upper(), (english, other)
+        left = re.sub(r"\b(ann|bob|cy|di)\b", "", other)
+        assert not re.search(r"[a-z]", left), (english, other)

@@ -43,6 +43,9 @@ def test_a_refused_option_is_an_option_error_with_its_name_and_code(game: str, p
     assert (refused.value.option, refused.value.code) == (name, code)
     assert refused.value.code in OPTION_CODES
     assert isinstance(refused.value, ValueError)
+    # The English message is its template filled in: the server words the template for each reader.
+    template, params = refused.value.template, refused.value.params
+    assert "{" not in template and str(refused.value) == (template % params if params else template)
 
 
 def test_every_option_refused_alone_is_reported_at_once() -> None:
