@@ -3,7 +3,7 @@
 // player can be removed. A seated player can leave or move to an open seat; a visitor can sit
 // in a chosen open seat. In partnership games the seats are drawn as their teams.
 
-import { h, seatBadges } from "./table/common.js";
+import { h, playerName, seatBadges } from "./table/common.js";
 import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 const LEVELS = ["easy", "medium", "hard"];
@@ -24,7 +24,7 @@ export const seatLabel = (n) => interpolate(gettext("Seat %(number)s"), { number
 
 export function seatShownName(s) {
   if (s.free) return gettext("Open seat");
-  return s.name || (s.ai ? AI_NAMES[s.ai] || s.ai : seatLabel(s.seat));
+  return playerName(s, s.seat);
 }
 
 // Translators: the end of a list, e.g. "1, 3 and 5" (the items before are joined by ", ").

@@ -27,9 +27,21 @@ export function seatLabel(seat) {
   return interpolate(gettext("Seat %(number)s"), { number: formatNumber(seat + 1) });
 }
 
-function plainName(s, seat) {
-  return s && s.name ? s.name : s && s.ai ? AI_NAMES[s.ai] || s.ai : seatLabel(seat);
+/** The server names an AI's seat in English ("Hard AI", "Hard AI 2"); a person's name stays. */
+const STORED_AI_NAME = /^(?:Easy|Medium|Hard) AI(?: (\d+))?$/;
+
+/** A seat's name as people read it: the player's own name, an AI's in the page's language,
+ * or "Seat 3" for an empty one. */
+export function playerName(s, seat) {
+  const stored = s && s.name ? STORED_AI_NAME.exec(s.name) : null;
+  if (s && s.ai && (!s.name || stored)) {
+    const base = AI_NAMES[s.ai] || s.ai;
+    return stored && stored[1] ? `${base} ${formatNumber(Number(stored[1]))}` : base;
+  }
+  return s && s.name ? s.name : seatLabel(seat);
 }
+
+const plainName = playerName;
 
 /** A seat's name; where two seats share one (two "Hard AI"), the seat number tells them apart.
  * This device's own seat says "(you)" unless `own` is false. */
