@@ -107,8 +107,8 @@ def test_two_players_at_one_table_each_read_their_own_language(
     spanish.get_by_role("textbox", name=es("Message")).fill("¡Hola, Bia! Juguemos.")
     spanish.get_by_role("textbox", name=es("Message")).press("Enter")
     # (On a phone the chat panel stays closed until opened: the message is there, not shown.)
-    brazilian.get_by_role("list", name=pt("Messages")).get_by_text("¡Hola, Bia! Juguemos.").wait_for(
-        state="attached")
+    brazilian.get_by_role("list", name=pt("Messages"), include_hidden=True).get_by_text(
+        "¡Hola, Bia! Juguemos.").wait_for(state="attached")
 
 
 @pytest.mark.parametrize("lang", list(LOCALES))
