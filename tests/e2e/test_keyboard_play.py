@@ -123,6 +123,15 @@ class KeyboardPlayer:
         self.turn = words("Your turn.")
         self.hand_over = words("The hand is over.")
         self.moves = 0
+        #: Every announcement heard during the hand (the log keeps only its last lines).
+        self.heard: list[str] = []
+
+    def listen(self) -> list[str]:
+        lines = said(self.page, self.w)
+        for line in lines:
+            if line not in self.heard:
+                self.heard.append(line)
+        return lines
 
     def group(self, name: str) -> Locator:
         return self.page.get_by_role("group", name=self.w(name))
@@ -131,7 +140,7 @@ class KeyboardPlayer:
         return self.page.get_by_role("list", name=self.w("Your hand")).get_by_role("button")
 
     def my_turn(self) -> bool:
-        log = said(self.page, self.w)
+        log = self.listen()
         return bool(log) and log[-1].endswith(self.turn) and self.something_to_do()
 
     def something_to_do(self) -> bool:
@@ -141,7 +150,7 @@ class KeyboardPlayer:
             "() => document.activeElement && document.activeElement.tagName === 'BUTTON'"))
 
     def done(self) -> bool:
-        return any(self.hand_over in line for line in said(self.page, self.w))
+        return any(self.hand_over in line for line in self.listen())
 
     def play_hand(self) -> None:
         deadline = time.monotonic() + TURN_LIMIT_S * 3
@@ -248,7 +257,7 @@ def test_texas42_hand_by_keyboard(daphne_url: str, player: tuple[Page, Words]) -
     announcements(page, words).wait_for(state="attached")
     seat = KeyboardPlayer(page, words)
     seat.play_hand()
-    log = " ".join(said(page, words))
+    log = " ".join(seat.heard)
     assert re.search(words.pattern("%(name)s named %(trumps)s as trumps.").pattern.strip("^$"), log), log
     assert seat.moves >= 2  # a bid, and trumps or a tile (a marks bid can be set within a trick)
 
