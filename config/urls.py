@@ -19,6 +19,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", healthz),
     path("api/", include("lobby.urls")),
+    # POST language=<code>: the switcher's cookie, for a page without scripts.
+    path("i18n/", include("django.conf.urls.i18n")),
     # The browser code's messages in the page's language. The page asks with `?lang=`, so a
     # cache keeps one catalog per language; each load revalidates (a 304 when unchanged).
     path(

@@ -85,3 +85,14 @@ def test_the_browser_catalog_comes_in_the_pages_language(language: str) -> None:
     again = Client(HTTP_ACCEPT_LANGUAGE=language).get(
         f"/jsi18n/?lang={language}", HTTP_IF_MODIFIED_SINCE=answer.headers["Last-Modified"])
     assert again.status_code == 304
+
+
+def test_a_page_without_scripts_switches_language_through_the_form() -> None:
+    """The switcher is a form Django's `set_language` answers: the cookie, then back."""
+    client = Client()
+    answer = client.post("/i18n/setlang/", {"language": "es", "next": "/sheets/"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 302 and answer.headers["Location"] == "/sheets/"
+    assert client.cookies["django_language"].value == "es"
+    assert lang_of(client.get("/sheets/", HTTP_ACCEPT_LANGUAGE="en").content.decode()) == "es"
+    html = client.get("/").content.decode()
+    assert 'action="/i18n/setlang/"' in html and 'name="language"' in html
