@@ -129,8 +129,11 @@ def _closing(rules: Rules[Any], table: Any, previous: dict[str, Any], real: Any,
         else:
             out.pop(key, None)
     if isinstance(out.get("layout"), dict) and "lead" in out["layout"]:
+        # The hand's lead as it was laid; when the closing move is the lead itself (All Fives
+        # can reach its target with the first tile), the ended copy's own.
         before_layout = previous["view"].get("layout") or {}
-        out["layout"] = {**out["layout"], "lead": before_layout.get("lead")}
+        if before_layout.get("lead") is not None:
+            out["layout"] = {**out["layout"], "lead": before_layout["lead"]}
     out["scores"] = real_view.get("scores")
     out["to_move"] = None
     # The hand's own log, as the real state keeps it in its summary, ends with the hand's end.

@@ -83,3 +83,30 @@ def test_each_position_of_each_hand_follows_the_rules_and_the_last_shows_the_han
         end = rules.apply(end, action)
     assert got["match_over"] and got["result"] == rules.result(end)
     assert got["result"] is not None
+
+
+def test_a_match_won_by_the_hands_first_tile_shows_that_tile_on_its_last_table() -> None:
+    """All Fives scores the lead itself (6|4, 3|2 ...): a later hand's first tile can take a
+    side to the target and end the match, and the last position must show that tile laid, not
+    an empty table. (The first hand opens with a double, which is the spinner.)"""
+    rules = get_rules("allfives")
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = rules.new_match(2, {"target": 1000}, seed=seed.to_bytes(2, "big") * 16)
+        while rules.hand_index(state) == 0:
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+        seat = rules.to_move(state)
+        scoring = [a for a in rules.legal_actions(state) if a["type"] == "play"
+                   and sum(a["tile"]) % 5 == 0 and a["tile"][0] != a["tile"][1]]
+        if not scoring:
+            continue
+        data = rules.dump(state)
+        data["options"]["target"] = data["scores"][seat] + sum(scoring[0]["tile"])  # two alone: side = seat
+        start = rules.load(data)
+        got = hand_positions(rules, start, [[seat, scoring[0]]])
+        assert got["match_over"], "the lead took its side to the target"
+        a, b = scoring[0]["tile"]
+        laid = json.dumps(got["positions"][-1]["view"]["layout"], separators=(",", ":"))
+        assert f"[{a},{b}]" in laid or f"[{b},{a}]" in laid, laid
+        return
+    pytest.fail("no deal of 200 let a later hand's first tile score")
