@@ -329,3 +329,30 @@ def test_the_repository_catalogs_parse_and_compile(language: str, domain: str) -
     assert header.msgid == "" and f"Language: {language}" in header.msgstr[0]
     assert "Plural-Forms: nplurals=2" in header.msgstr[0]
     assert len(mo_bytes(entries)) > 28
+
+
+def words_of_the_games() -> Iterator[str]:
+    """Every word the engine declares for people: the options' labels, help, choices, notes and
+    what each source says, of every game (games/ marks them; this walks what it declares)."""
+    from games.options import describe, game_names
+
+    for game in game_names():
+        for option in describe(game)["options"]:
+            for key in ("label", "help", "default_note"):
+                if option.get(key):
+                    yield option[key]
+            for choice in option.get("choices") or ():
+                if isinstance(choice.get("label"), str):
+                    yield choice["label"]
+            for source in option.get("sources") or ():
+                yield source["says"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_the_games_declare_is_in_the_catalog(language: str) -> None:
+    """A word added to an option without `gettext_noop` escapes the extraction: this walks
+    the declared options themselves."""
+    kept = catalog(language, "django")
+    missing = sorted({word for word in words_of_the_games()
+                      if WORD.search(word) and (None, word) not in kept})
+    assert missing == [], f"{language}: option words not in the catalog (mark them with gettext_noop)"
