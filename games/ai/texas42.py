@@ -222,9 +222,35 @@ def suit_strength(hand: Sequence[Tile], suit: int) -> float:
 
 
 def plain_bids(legal: list[Action]) -> list[Action]:
-    """The bids the AI weighs, lowest first: never a plunge or a splash (it bids neither, but
-    plays the hand when its partner or an opponent does)."""
+    """The bids in points or marks, lowest first, without the plunge and the splash (Medium
+    weighs those by its own rule, `contract_bid`; Hard searches them apart)."""
     return sorted((a for a in legal if a["type"] == "bid" and "contract" not in a), key=lambda a: a["value"])
+
+
+#: Medium's rule of thumb for the contracts that must take every trick, with the partner
+#: naming trumps: a plunge on five doubles or more, a splash on four with the double-six.
+#: Four doubles alone (the least the rules allow) lose a trick too often to be worth it.
+PLUNGE_DOUBLES = 5
+SPLASH_DOUBLES = 4
+
+
+def contract_bid(legal: list[Action], hand: Sequence[Tile]) -> Action | None:
+    """The plunge or splash Medium bids with this hand, if the room allows it and the hand
+    is strong enough by `PLUNGE_DOUBLES` / `SPLASH_DOUBLES`; the plunge first."""
+    doubles = [t for t in hand if t.is_double]
+    offered = {a["contract"]: a for a in legal if a["type"] == "bid" and "contract" in a}
+    if "plunge" in offered and len(doubles) >= PLUNGE_DOUBLES:
+        return offered["plunge"]
+    if "splash" in offered and len(doubles) >= SPLASH_DOUBLES and any(t.pips == 12 for t in doubles):
+        return offered["splash"]
+    return None
+
+
+def sevens_hand(hand: Sequence[Tile]) -> bool:
+    """Medium names sevens (each trick to the tile closest to seven pips; the bidders must take
+    them all) on a hand of at least two exact sevens and six tiles within a pip of seven."""
+    near = [t for t in hand if abs(t.pips - 7) <= 1]
+    return sum(1 for t in hand if t.pips == 7) >= 2 and len(near) >= 6
 
 
 class Texas42Kit:
@@ -250,6 +276,9 @@ class Texas42Kit:
         kinds = {a["type"] for a in legal}
         hand = hand_of(view)
         if "trump" in kinds:
+            sevens = next((a for a in legal if a.get("suit") == SEVENS), None)
+            if sevens is not None and sevens_hand(hand):
+                return sevens
             suits = [a for a in legal if isinstance(a["suit"], int)]
             return max(suits, key=lambda a: suit_strength(hand, a["suit"])) if suits else legal[0]
         if kinds & {"bid", "pass"}:
@@ -263,6 +292,9 @@ class Texas42Kit:
         passing = next((a for a in legal if a["type"] == "pass"), None)
         strength = max(suit_strength(hand, s) for s in range(7))
         cap = 0 if strength < 20 else min(42, 30 + int((strength - 20) / 1.5))
+        special = contract_bid(legal, hand)
+        if special is not None and not (high and high.get("seat") in partners):
+            return special
         if passing is not None and (not bids or (high and high.get("seat") in partners and strength < 30)):
             return passing
         if bids and bids[0]["value"] <= cap:

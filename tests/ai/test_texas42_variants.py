@@ -1,6 +1,7 @@
-"""The 42 AI under the house rules (docs/rules-texas42.md, "House rules"): it never bids a plunge
-or a splash, but names trumps for its partner's and plays the hand; it plays sevens and nello
-under each doubles rule legally, with voids read the way those rules make them."""
+"""The 42 AI under the house rules (docs/rules-texas42.md, "House rules"): Medium bids a plunge
+or a splash by its rule of thumb and names sevens on a hand made for it, Hard weighs them in
+its search; either names trumps for its partner's contract and plays the hand; both play sevens
+and nello under each doubles rule legally, with voids read the way those rules make them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from games.ai import kit_for, make_bot
 from games.ai.hard import HardBot
-from games.ai.texas42 import DOUBLES_SUIT, SEVENS, trick_rules, winner_index
+from games.ai.texas42 import DOUBLES_SUIT, SEVENS, contract_bid, sevens_hand, trick_rules, winner_index
 from games.ai.texas42_hard import choose_bid
 from games.core.tiles import make_tile
 from tests.engine.test_texas42_support import RULES, SIXES_DEAL, run, table
@@ -51,7 +52,7 @@ def true_hands_fit(state: Any, view: dict[str, Any]) -> None:
         assert fits([[t.low, t.high] for t in state.hand.hands[seat]], hidden), seat
 
 
-def test_hard_weighs_a_plunge_medium_never_bids_one_and_the_partner_names_trumps_and_plays_it() -> None:
+def test_hard_weighs_a_plunge_medium_leaves_four_doubles_alone_and_the_partner_plays_it() -> None:
     state = run(table(SIXES_DEAL, ALL_ON), "pass")
     view = RULES.view(state, 2)
     assert any("contract" in a for a in view["legal"])
@@ -67,6 +68,42 @@ def test_hard_weighs_a_plunge_medium_never_bids_one_and_the_partner_names_trumps
     done = play_hand(state, b"plunge", true_hands_fit)
     last = RULES.view(done, None)["last_hand"]
     assert last["bid"] == 168 and isinstance(last["trump"], int)
+
+
+def hand(text: str) -> list[Any]:
+    return [make_tile(int(a), int(b)) for a, b in (t.split("-") for t in text.split())]
+
+
+def test_medium_plunges_on_five_doubles_and_splashes_on_four_with_the_double_six() -> None:
+    plunge = {"type": "bid", "value": 168, "contract": "plunge"}
+    splash = {"type": "bid", "value": 84, "contract": "splash"}
+    legal: list[dict[str, Any]] = [{"type": "pass"}, {"type": "bid", "value": 30}, plunge, splash]
+    assert contract_bid(legal, hand("6-6 5-5 4-4 3-3 2-2 6-1 0-1")) == plunge
+    assert contract_bid(legal, hand("6-6 5-5 4-4 3-3 6-2 6-1 0-1")) == splash
+    assert contract_bid(legal, hand("5-5 4-4 3-3 2-2 6-2 6-1 0-1")) is None  # no double-six
+    assert contract_bid([{"type": "pass"}, splash], hand("6-6 5-5 4-4 3-3 2-2 6-1 0-1")) == splash
+    assert contract_bid([{"type": "pass"}], hand("6-6 5-5 4-4 3-3 2-2 1-1 0-0")) is None
+
+
+def test_medium_bids_the_plunge_its_hand_calls_for_in_a_real_auction() -> None:
+    state = table(("6-6 5-5 4-4 3-3 2-2 6-1 0-1", "6-5 6-4 6-3 6-2 6-0 5-0 5-1",
+                   "1-1 0-0 5-2 5-3 5-4 4-0 4-1", "4-2 4-3 3-0 3-1 3-2 2-0 2-1"), ALL_ON)
+    while RULES.to_move(state) != 0:
+        state = RULES.apply(state, {"type": "pass"})
+    view = RULES.view(state, 0)
+    assert {"type": "bid", "value": 168, "contract": "plunge"} in view["legal"]
+    assert make_bot("texas42", "medium", b"m").choose(view) == {"type": "bid", "value": 168, "contract": "plunge"}
+
+
+def test_medium_names_sevens_on_a_hand_made_for_it() -> None:
+    assert sevens_hand(hand("6-1 5-2 4-3 6-0 5-3 4-4 2-2"))
+    assert not sevens_hand(hand("6-1 5-2 6-0 5-3 4-4 0-0 1-1"))  # five near seven
+    assert not sevens_hand(hand("6-1 6-0 5-1 4-2 5-3 6-2 4-4"))  # one seven only
+    view = {"seat": 0, "hand": [[1, 6], [2, 5], [3, 4], [0, 6], [3, 5], [4, 4], [2, 2]], "options": {},
+            "legal": [{"type": "trump", "suit": s} for s in (*range(7), "sevens")]}
+    assert make_bot("texas42", "medium", b"s").choose(view) == {"type": "trump", "suit": "sevens"}
+    plain = {**view, "hand": [[6, 6], [5, 6], [4, 6], [0, 1], [0, 2], [1, 1], [3, 3]]}
+    assert make_bot("texas42", "medium", b"s").choose(plain)["suit"] == 6
 
 
 @pytest.mark.parametrize("doubles", ["high", "low", "own_suit"])
