@@ -121,7 +121,8 @@ def test_no_page_has_a_serious_axe_finding_in_any_language(
     code = room["code"]
     auth = {"Authorization": f"Bearer {room['token']}"}
     hold_seat(context, code, room["token"], 0, True)
-    paths = ["/", "/sheets/", "/sheets/mexican_train/", "/r/nosuchroom2345", f"/r/{code}", f"/r/{code}/tv"]
+    paths = ["/", "/sheets/", "/sheets/mexican_train/", "/offline/", "/r/nosuchroom2345", f"/r/{code}",
+             f"/r/{code}/tv"]
     found: dict[str, list[str]] = {}
     for path in paths:
         page.goto(f"{daphne_url}{path}")
