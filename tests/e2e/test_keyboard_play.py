@@ -11,6 +11,7 @@ keyboard and screen reader".
 
 from __future__ import annotations
 
+import functools
 import gettext as pygettext
 import json
 import re
@@ -149,6 +150,10 @@ class KeyboardPlayer:
         return bool(self.page.evaluate(
             "() => document.activeElement && document.activeElement.tagName === 'BUTTON'"))
 
+    def moved_on(self, seen: list[str]) -> bool:
+        """Something was announced since `seen`, or the hand is over."""
+        return self.listen() != seen or self.done()
+
     def done(self) -> bool:
         return any(self.hand_over in line for line in self.listen())
 
@@ -159,12 +164,12 @@ class KeyboardPlayer:
             wait_until(lambda: self.done() or self.my_turn(), "my turn or the end of the hand")
             if self.done():
                 break
-            before = len(said(self.page, self.w))
-            self.take_turn()
+            before = said(self.page, self.w)
+            self.take_turn(before)
             self.moves += 1
-            # The move is announced (or the hand ends) before the next decision.
-            wait_until(lambda count=before: len(said(self.page, self.w)) > count or self.done(),  # type: ignore[misc]
-                       "the move's announcement", 30)
+            # The move is announced (or the hand ends) before the next decision. The log keeps
+            # its last 30 lines, so a new one shows as a changed list, not a longer one.
+            wait_until(functools.partial(self.moved_on, before), "the move's announcement", 60)
 
     def choose_in_group(self, group: Locator, pick: Callable[[list[str]], int]) -> None:
         buttons = group.get_by_role("button").all()
@@ -177,7 +182,7 @@ class KeyboardPlayer:
         press_until_focused(self.page, target, ["Home", "ArrowRight"])
         self.page.keyboard.press("Enter")
 
-    def take_turn(self) -> None:
+    def take_turn(self, before: list[str]) -> None:
         w = self.w
         bid = self.group("Your bid")
         if bid.count():
@@ -196,10 +201,11 @@ class KeyboardPlayer:
             press_until_focused(self.page, target, ["Home", "ArrowRight"])
             self.page.keyboard.press("Enter")
             choice = self.page.get_by_role("group", name=w.pattern("Where to play %(tile)s"))
-            try:
-                choice.wait_for(timeout=1500)
-            except Exception:
-                return  # one place only: played at once
+            # Either the tile had one place and its play is announced, or the ends are offered.
+            wait_until(lambda: choice.count() > 0 or self.moved_on(before),
+                       "the play or the choice of ends", 60)
+            if not choice.count():
+                return
             ends = choice.get_by_role("button").all()
             assert any(focused(e) for e in ends), "focus did not move to the end choice"
             self.page.keyboard.press("ArrowRight")
