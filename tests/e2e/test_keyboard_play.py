@@ -243,17 +243,21 @@ def check_table_reads(page: Page, words: Words) -> None:
     assert board.count() == 1, "the board is not a list"
 
 
-def test_partnership_draw_hand_by_keyboard(daphne_url: str, player: tuple[Page, Words]) -> None:
-    page, words = player
-    open_room(page, daphne_url, "draw", 4, {"partnership": True, "target": 1})
+def read_the_table(page: Page, words: Words) -> None:
+    """Wait for the dealt hand, then check the hand and the board read as lists of names."""
     announcements(page, words).wait_for(state="attached")
     wait_until(lambda: page.get_by_role("list", name=words("Your hand")).get_by_role("button").count() > 0,
                "the hand")
     check_table_reads(page, words)
+
+
+def test_partnership_draw_hand_by_keyboard(daphne_url: str, player: tuple[Page, Words]) -> None:
+    page, words = player
+    open_room(page, daphne_url, "draw", 4, {"partnership": True, "target": 1})
+    read_the_table(page, words)
     seat = KeyboardPlayer(page, words)
     seat.play_hand()
-    log = said(page, words)
-    assert len(log) > seat.moves, log  # the others' moves were announced too
+    assert len(seat.heard) > seat.moves, seat.heard  # the others' moves were announced too
     assert seat.moves > 0
 
 
@@ -271,10 +275,7 @@ def test_texas42_hand_by_keyboard(daphne_url: str, player: tuple[Page, Words]) -
 def test_mexican_train_round_by_keyboard(daphne_url: str, player: tuple[Page, Words]) -> None:
     page, words = player
     open_room(page, daphne_url, "mexican_train", 3, {"set": 6, "rounds": 1, "hand_size": 5})
-    announcements(page, words).wait_for(state="attached")
-    wait_until(lambda: page.get_by_role("list", name=words("Your hand")).get_by_role("button").count() > 0,
-               "the hand")
-    check_table_reads(page, words)
+    read_the_table(page, words)
     seat = KeyboardPlayer(page, words)
     seat.play_hand()
     assert seat.moves > 0

@@ -196,3 +196,17 @@ def verify_frames(frames: list[dict[str, Any]], seat: int | None, rules: Any, st
             assert not tiles_in(frame), f"a {frame['type']} frame holds tiles"
         checked += 1
     return checked
+
+
+#: `Accept-Language` headers and the site's language for each: pages (LocaleMiddleware) and
+#: room sockets (`lobby.languages`) must choose alike.
+ACCEPT_LANGUAGE_CASES: list[tuple[str, str]] = [
+    ("es-ES,es;q=0.9,en;q=0.8", "es"),
+    ("es-MX", "es"),
+    ("pt-BR,pt;q=0.9", "pt-br"),
+    ("pt", "pt-br"),
+    ("de-DE,de;q=0.9", "en"),
+    ("de;q=0.9,es;q=0.5", "es"),
+    ("", "en"),
+    ("en-GB", "en"),
+]

@@ -20,7 +20,7 @@ from django.utils import translation
 from config.asgi import application
 from lobby import apis, errors, reviews, wording
 from lobby.languages import accepted_languages, language_of_scope
-from tests.lobby.helpers import ORIGIN, Table, api, match_start_async, room_setup_async
+from tests.lobby.helpers import ACCEPT_LANGUAGE_CASES, ORIGIN, Table, api, match_start_async, room_setup_async
 
 
 def scope(*headers: tuple[str, str]) -> dict[str, Any]:
@@ -30,18 +30,11 @@ def scope(*headers: tuple[str, str]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
-        ("es-ES,es;q=0.9,en;q=0.8", "es"),
-        ("es-MX", "es"),
-        ("pt-BR,pt;q=0.9", "pt-br"),
-        ("pt", "pt-br"),
-        ("de-DE,de;q=0.9", "en"),
-        ("de;q=0.9,es;q=0.5", "es"),
+        *ACCEPT_LANGUAGE_CASES,
         ("en;q=0.2, pt-BR;q=0.8", "pt-br"),
         ("es;q=0, pt", "pt-br"),  # q=0: not acceptable
         ("es;q=nonsense, pt;q=0.1", "pt-br"),  # a malformed range is left out
         ("*, es", "en"),
-        ("", "en"),
-        ("en-GB", "en"),
     ],
 )
 def test_a_sockets_language_is_the_best_of_its_accept_language(header: str, expected: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from frontend.rules_data import SHEETS
-from tests.lobby.helpers import room_setup
+from tests.lobby.helpers import ACCEPT_LANGUAGE_CASES, room_setup
 
 #: One word of the site header in each language: "New game".
 NEW_GAME = {"en": "New game", "es": "Nueva partida", "pt-br": "Novo jogo"}
@@ -22,19 +22,7 @@ def lang_of(html: str) -> str:
     return found.group(1)
 
 
-@pytest.mark.parametrize(
-    ("header", "expected"),
-    [
-        ("es-ES,es;q=0.9,en;q=0.8", "es"),
-        ("es-MX", "es"),
-        ("pt-BR,pt;q=0.9", "pt-br"),
-        ("pt", "pt-br"),
-        ("de-DE,de;q=0.9", "en"),
-        ("de;q=0.9,es;q=0.5", "es"),
-        ("", "en"),
-        ("en-GB", "en"),
-    ],
-)
+@pytest.mark.parametrize(("header", "expected"), ACCEPT_LANGUAGE_CASES)
 def test_the_language_follows_the_browser(header: str, expected: str) -> None:
     html = Client().get("/", HTTP_ACCEPT_LANGUAGE=header).content.decode()
     assert lang_of(html) == expected
