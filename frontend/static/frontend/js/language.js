@@ -4,14 +4,9 @@
 // page, and each phone at a table keeps its own language.
 
 import { lang } from "./i18n.js";
-import { prefs, savePrefs } from "./store.js";
+import { chooseLanguage, prefs, rememberLanguage } from "./store.js";
 
-const COOKIE = "django_language"; // Django's LANGUAGE_COOKIE_NAME
 const RELOADED = "dominoes.language-reloaded";
-
-function remember(code) {
-  document.cookie = `${COOKIE}=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
-}
 
 function offered() {
   const select = document.getElementById("language");
@@ -21,7 +16,7 @@ function offered() {
 // A choice kept locally that the page was not served in: say it to the server, once.
 const chosen = prefs().language;
 if (chosen && chosen !== lang && offered().includes(chosen)) {
-  remember(chosen);
+  rememberLanguage(chosen);
   if (sessionStorage.getItem(RELOADED) !== chosen) {
     sessionStorage.setItem(RELOADED, chosen);
     location.reload();
@@ -33,9 +28,5 @@ if (chosen && chosen !== lang && offered().includes(chosen)) {
 const select = document.getElementById("language");
 if (select) {
   select.value = lang;
-  select.addEventListener("change", () => {
-    savePrefs({ language: select.value });
-    remember(select.value);
-    location.reload();
-  });
+  select.addEventListener("change", () => chooseLanguage(select.value));
 }

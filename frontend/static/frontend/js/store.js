@@ -49,9 +49,15 @@ export function savePrefs(changes) {
 
 /** Switch the page's language: kept in the preferences and in Django's language cookie, then
  * the page is loaded again in it (as the site header's switcher does, language.js). */
+/** Tell the server the page's language: Django's `django_language` cookie (LANGUAGE_COOKIE_NAME). */
+export function rememberLanguage(code) {
+  document.cookie = `django_language=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
+}
+
+/** The switcher's choice: kept in the local preferences and the cookie, then the page again in it. */
 export function chooseLanguage(code) {
   savePrefs({ language: code });
-  document.cookie = `django_language=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
+  rememberLanguage(code);
   location.reload();
 }
 
