@@ -28,7 +28,6 @@ from games.core.actions import normalise_action
 from games.engine import IllegalAction, get_rules
 from lobby import realtime, selectors
 from lobby.errors import LobbyError, RoomNotFoundError
-from lobby.memory_return import RETURN_EVERY, memory_return
 from lobby.models import Match, Room, Seat
 from lobby.runtime import runtime
 from lobby.services import action_submit, connection_close, connections_reassert, events, rooms_expire
@@ -192,10 +191,9 @@ EXPIRE_EVERY = 3600.0
 
 def sweep_round(expire: bool | None = None) -> None:
     """One round of the periodic sweep: vouch for this process's sockets, close the seat
-    sockets of processes gone, bind again what this process holds, find due moves,
+    sockets of processes gone, bind again what this process holds, find due moves, and
     (`expire`; by default on the first round and then hourly) delete idle rooms and the
-    rows of processes long gone, and once a minute give freed memory back to the system
-    (`lobby.memory_return`). Each step is logged and skipped on failure, so one fault
+    rows of processes long gone. Each step is logged and skipped on failure, so one fault
     never stops the others."""
     process = runtime()
     steps: list[Callable[[], object]] = [
@@ -204,10 +202,8 @@ def sweep_round(expire: bool | None = None) -> None:
         lambda: connections_reassert(process.presence.held_seats()),
         sweep,
     ]
-    if expire or (expire is None and process.due("expire", EXPIRE_EVERY)):
+    if expire or (expire is None and process.expiry_due(EXPIRE_EVERY)):
         steps += [rooms_expire, process.presence.processes_forget]
-    if process.due("memory", RETURN_EVERY):
-        steps.append(memory_return)
     for step in steps:
         try:
             step()

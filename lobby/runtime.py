@@ -99,7 +99,7 @@ class Runtime:
         self._publisher: Publisher | None = None
         self._counters: BaseCache | None = None
         self._sweeper: threading.Thread | None = None
-        self._last_due: dict[str, float] = {}
+        self._expired_at: float | None = None
         self._hubs: weakref.WeakKeyDictionary[Loop, RoomHub] = weakref.WeakKeyDictionary()
         self._gates: weakref.WeakKeyDictionary[Loop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
         self._parts: dict[type[Any], Part] = {}
@@ -224,15 +224,13 @@ class Runtime:
         while not self._stopped.wait(settings.LOBBY_SWEEP_SECONDS):
             sweep_round()
 
-    def due(self, chore: str, every: float) -> bool:
-        """True on the first call for `chore` and then once `every` seconds have passed since
-        its last true one: the sweep's hourly expiry of idle rooms and its return of freed
-        memory. Only the sweep thread asks."""
+    def expiry_due(self, every: float) -> bool:
+        """True on the first call and then once `every` seconds have passed since the last
+        true one: the sweep's hourly expiry of idle rooms. Only the sweep thread asks."""
         now = time.monotonic()
-        last = self._last_due.get(chore)
-        if last is not None and now - last < every:
+        if self._expired_at is not None and now - self._expired_at < every:
             return False
-        self._last_due[chore] = now
+        self._expired_at = now
         return True
 
     def forget(self) -> None:
