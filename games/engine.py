@@ -25,6 +25,7 @@ _REGISTRY: dict[str, str] = {
     "texas42": "games.texas42.rules:Texas42Rules",
     "mexican_train": "games.mexican_train.rules:MexicanTrainRules",
     "chicken_foot": "games.chicken_foot.rules:ChickenFootRules",
+    "fiveup": "games.fiveup.rules:FiveUpRules",
 }
 
 _CACHE: dict[str, Rules[Any]] = {}

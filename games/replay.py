@@ -164,7 +164,7 @@ def _as_ended(rules: Rules[Any], before: Any, action: Any, after: Any) -> Any:
             ended["hand"] = ended["last"]
             return rules.load(ended)
         data = deepcopy(rules.dump(before))
-        if name in ("block", "draw", "allfives"):
+        if name in ("block", "draw", "allfives", "fiveup"):
             data["options"]["target"] = 1
             data["scores"] = [max(1, s) for s in data["scores"]]
         elif name == "mexican_train":

@@ -10,12 +10,13 @@ from games.core.tiles import parse_tile
 Action = dict[str, Any]
 
 ACTION_KEYS: dict[str, frozenset[str]] = {
-    "play": frozenset({"type", "tile", "end"}),
+    "play": frozenset({"type", "tile", "end", "claim"}),
     "draw": frozenset({"type"}),
     "pass": frozenset({"type"}),
     "end_turn": frozenset({"type"}),
     "bid": frozenset({"type", "value", "contract"}),
     "trump": frozenset({"type", "suit"}),
+    "muggins": frozenset({"type"}),
 }
 
 TRUMP_NAMES = frozenset({"doubles", "follow_me", "nello", "sevens"})
@@ -49,6 +50,13 @@ def normalise_action(raw: object) -> Action:
             if not isinstance(end, str) or not end or len(end) > 32:
                 raise MalformedAction(f"an end is a short string such as \"left\", not {end!r}")
             out["end"] = end
+        if "claim" in raw:
+            # Five-Up's muggins house rule: a play claims its points. Canonical only when true.
+            claim = raw["claim"]
+            if type(claim) is not bool:
+                raise MalformedAction(f"a play's \"claim\" is true or false, not {claim!r}")
+            if claim:
+                out["claim"] = True
         return out
     if kind == "bid":
         value = raw.get("value")

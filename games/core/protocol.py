@@ -11,8 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
-from games.core.actions import Action, normalise_action
-from games.core.errors import IllegalAction
+from games.core.actions import ACTION_KEYS, Action, normalise_action
+from games.core.errors import IllegalAction, MalformedAction
 from games.core.options import Option
 from games.core.tiles import Tile
 
@@ -30,6 +30,9 @@ class Rules(ABC, Generic[S]):
     #: The game's room options, declared once (games/core/options.py): the engine's checks,
     #: the API's schema and the room form all read this.
     option_schema: tuple[Option, ...] = ()
+    #: True where a play may carry `"claim": true` (Five-Up's muggins house rule). Every other
+    #: game refuses the field as before it existed (`refuse_claim`).
+    claims: bool = False
 
     # The engine protocol -------------------------------------------------------------
     @abstractmethod
@@ -115,12 +118,26 @@ class Rules(ABC, Generic[S]):
 
     def apply(self, state: S, action: object) -> S:
         """The checked step: malformed raises `MalformedAction`, illegal `IllegalAction`."""
+        self.refuse_claim(action)
         canonical = normalise_action(action)
         if self.to_move(state) is None:
             raise IllegalAction("the match is over: no more actions")
         if canonical not in self.legal_actions(state):
             raise IllegalAction(self.explain_illegal(state, canonical))
         return self.advance(state, canonical)
+
+    def refuse_claim(self, action: object) -> None:
+        """`MalformedAction` for the muggins house rule's shapes (a play's `claim`, the
+        `muggins` action) in a game that has no claims, worded as before they existed: they
+        are Five-Up's alone, and every other game still refuses them as malformed."""
+        if self.claims or type(action) is not dict:
+            return
+        kind = action.get("type")
+        if kind == "play" and "claim" in action:
+            raise MalformedAction("a play action has no field 'claim'")
+        if kind == "muggins":
+            known = ", ".join(sorted(k for k in ACTION_KEYS if k != "muggins"))
+            raise MalformedAction(f"unknown action type 'muggins': expected one of {known}")
 
     def side_of(self, state: S, seat: int) -> int:
         """Index in `scores` of the side that `seat` plays for."""

@@ -72,6 +72,7 @@ class LineRules(Rules[LineState]):
             move = checked_move(state, action)
         if move is not None:
             return step(state, move)
+        self.refuse_claim(action)
         canonical = normalise_action(action)
         if state.to_move == OVER:
             raise IllegalAction("the match is over: no more actions")

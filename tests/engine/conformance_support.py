@@ -54,6 +54,11 @@ PRESETS: dict[str, list[tuple[int, dict[str, Any]]]] = {
         (2, {}), (4, {}), (8, {"set": 12}), (4, {"double_blank": 0}), (3, {"double_blank": 25}),
         (4, {"opening_arms": 6}),
     ],
+    "fiveup": [
+        (2, {}), (3, {}), (4, {}), (4, {"partnership": False}),
+        (2, {"muggins": True}), (4, {"muggins": True}), (3, {"muggins": True, "target": 30}),
+        (2, {"target": 40}),
+    ],
 }
 
 NON_TILE_KEYS = frozenset({

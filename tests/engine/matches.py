@@ -22,6 +22,7 @@ PLAYERS: dict[str, int] = {
     "texas42": 4,
     "mexican_train": 4,
     "chicken_foot": 4,
+    "fiveup": 4,
 }
 #: The positions snapshotted: after this many actions from the deal.
 CHECKPOINTS = (0, 12)

@@ -44,7 +44,7 @@ def available(game: str) -> Any:
 
 
 def test_every_game_is_registered() -> None:
-    assert names() == ["block", "draw", "allfives", "texas42", "mexican_train", "chicken_foot"]
+    assert names() == ["block", "draw", "allfives", "texas42", "mexican_train", "chicken_foot", "fiveup"]
 
 
 def engine_double(view: dict[str, Any]) -> Any:

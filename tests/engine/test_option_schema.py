@@ -35,6 +35,11 @@ from games.engine import get_rules, names
         ("mexican_train", 3, {"draw_until_play": "yes"}, "draw_until_play", "wrong_type"),
         ("chicken_foot", 3, {"opening_arms": 5}, "opening_arms", "not_a_choice"),
         ("chicken_foot", 3, {"opening_arms": "6"}, "opening_arms", "wrong_type"),
+        ("fiveup", 3, {"partnership": True}, "partnership", "does_not_fit"),
+        ("fiveup", 2, {"muggins": 1}, "muggins", "wrong_type"),
+        ("fiveup", 2, {"target": 0}, "target", "below_minimum"),
+        ("fiveup", 4, {"target": 1001}, "target", "above_maximum"),
+        ("fiveup", 5, {}, "players", "players"),
     ],
 )
 def test_a_refused_option_is_an_option_error_with_its_name_and_code(game: str, players: int, given: dict[str, Any], name: str, code: str) -> None:

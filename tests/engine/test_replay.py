@@ -16,6 +16,7 @@ TABLES = [
     ("block", 3, {"target": 30}),
     ("draw", 4, {"partnership": True, "target": 30}),
     ("allfives", 2, {"target": 60}),
+    ("fiveup", 3, {"muggins": True}),
     ("texas42", 4, {"target_marks": 2}),
     ("mexican_train", 4, {"set": 6, "rounds": 3}),
     ("chicken_foot", 3, {}),
@@ -107,6 +108,36 @@ def test_a_match_won_by_the_hands_first_tile_shows_that_tile_on_its_last_table()
         assert got["match_over"], "the lead took its side to the target"
         a, b = scoring[0]["tile"]
         laid = json.dumps(got["positions"][-1]["view"]["layout"], separators=(",", ":"))
+        assert f"[{a},{b}]" in laid or f"[{b},{a}]" in laid, laid
+        return
+    pytest.fail("no deal of 200 let a later hand's first tile score")
+
+
+def test_a_five_up_match_stopped_by_a_lead_shows_that_tile_on_its_last_table() -> None:
+    """Five-Up pegs the lead too (a 5|0 lead counts 5: one point), and a side that reaches the
+    target wins at once, mid-hand: the last position of that hand shows the lead laid and the
+    real scores, not an empty table."""
+    rules = get_rules("fiveup")
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = rules.new_match(2, {"target": 1000}, seed=seed.to_bytes(2, "big") * 16)
+        while rules.hand_index(state) == 0:
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+        seat = rules.to_move(state)
+        scoring = [a for a in rules.legal_actions(state) if a["type"] == "play"
+                   and sum(a["tile"]) % 5 == 0 and sum(a["tile"]) > 0]
+        if not scoring:
+            continue
+        data = rules.dump(state)
+        data["options"]["target"] = data["scores"][seat] + 1  # two alone: side = seat
+        start = rules.load(data)
+        got = hand_positions(rules, start, [[seat, scoring[0]]])
+        assert got["match_over"], "the lead took its side to the target"
+        assert got["summary"]["stopped"] is True
+        final = got["positions"][-1]["view"]
+        assert final["scores"][seat] >= data["scores"][seat] + 1
+        a, b = scoring[0]["tile"]
+        laid = json.dumps(final["layout"], separators=(",", ":"))
         assert f"[{a},{b}]" in laid or f"[{b},{a}]" in laid, laid
         return
     pytest.fail("no deal of 200 let a later hand's first tile score")
