@@ -20,6 +20,8 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import options as game_options
 from games.engine import get_rules
+from games.fiveup.options import TARGET as FIVEUP_TARGET
+from games.fiveup.options import TWO_PLAYER_TARGET as FIVEUP_TWO_PLAYER_TARGET
 from games.line.options import FIVES_TARGET, LINE_TARGET
 from lobby.wording import option_worded
 
@@ -65,6 +67,12 @@ GAMES: list[dict[str, Any]] = [
         "name": "allfives", "title": gettext_lazy("All Fives (Muggins)"),
         "line": gettext_lazy("Score as you play whenever the open ends total a multiple of five."),
         "sheet": "allfives", **_form("allfives"),
+    },
+    {
+        "name": "fiveup", "title": gettext_lazy("Five-Up"),
+        "line": gettext_lazy("Every double is a spinner; a count of 15 on the open ends pegs 3, cribbage "
+                             "style."),
+        "sheet": "fiveup", **_form("fiveup"),
     },
     {
         "name": "texas42", "title": gettext_lazy("Texas 42"),
@@ -153,6 +161,28 @@ SHEETS: dict[str, dict[str, Any]] = {
         "reference": [
             (_ends(5, 0), 5, "5"), (_ends(4, 6), 10, "10"), (_double_and(5, 0), 10, "10"),
             (_double_and(6, 3), 15, "15"), (_ends(3, 4), 7, _NOTHING), (_double_and(6, 1), 13, _NOTHING),
+        ],
+    },
+    "fiveup": {
+        "title": gettext_lazy("Five-Up score sheet"),
+        "rounds": [str(n) for n in range(1, 21)],
+        "columns": 4,
+        "notes": [
+            gettext_lazy("Peg during play whenever the open ends total a multiple of five: one point "
+                         "for every five (a count of 15 pegs 3)."),
+            gettext_lazy("Every double is a spinner. A double at an end counts both halves; once both "
+                         "its sides are covered it counts nothing until a tile is played on its "
+                         "crosswise ends."),
+            gettext_lazy("Going out scores the pips left in the opponents' hands, rounded to the nearest "
+                         "five, one point for every five."),
+            _later(lambda: gettext("The match is played to %(target)s points, or %(two)s for two players; "
+                                   "a side wins the moment it gets there.") % {
+                "target": FIVEUP_TARGET, "two": FIVEUP_TWO_PLAYER_TARGET}),
+        ],
+        "reference_title": gettext_lazy("Five-Up scoring reference"),
+        "reference": [
+            (_ends(5, 0), 5, "1"), (_ends(4, 6), 10, "2"), (_double_and(5, 0), 10, "2"),
+            (_double_and(6, 3), 15, "3"), (_ends(3, 4), 7, _NOTHING), (_double_and(6, 1), 13, _NOTHING),
         ],
     },
     "mexican_train": {

@@ -281,6 +281,15 @@ def test_mexican_train_round_by_keyboard(daphne_url: str, player: tuple[Page, Wo
     assert seat.moves > 0
 
 
+def test_fiveup_hand_by_keyboard(daphne_url: str, player: tuple[Page, Words]) -> None:
+    page, words = player
+    open_room(page, daphne_url, "fiveup", 3, {"target": 200})
+    read_the_table(page, words)
+    seat = KeyboardPlayer(page, words)
+    seat.play_hand()
+    assert seat.moves > 0
+
+
 def test_help_dialog_lists_the_keys(daphne_url: str, player: tuple[Page, Words]) -> None:
     page, words = player
     open_room(page, daphne_url, "draw", 2, {"target": 1})

@@ -48,6 +48,7 @@ TABLES = [
     ("texas42", 4, {}, False),
     ("draw", 4, {"partnership": "true"}, False),
     ("allfives", 4, {}, False),
+    ("fiveup", 4, {"muggins": "true"}, False),
 ]
 
 CONTROLS = """() => [...document.querySelectorAll(

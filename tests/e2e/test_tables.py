@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import screenshot
-from tests.e2e.driver import add_ai, create_room, my_turn, over, play_until, start, take_turn, version, view
+from tests.e2e.driver import (
+    add_ai,
+    create_room,
+    my_turn,
+    over,
+    play_until,
+    start,
+    take_turn,
+    version,
+    view,
+    wait_for_change,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -304,3 +317,180 @@ def test_chicken_foot_hand_with_arms_and_feet(daphne_url: str, context_factory: 
     host.wait_for_selector(".fair.ok")
     assert host.js_errors == []  # type: ignore[attr-defined]
     screenshot(host, "table-chicken-foot")
+
+
+#: Five-Up's board against the view it was drawn from: the count, every open end a button with
+#: its number and what it counts, every tile on the table in a row, the branches named by their
+#: double, each side's pegs out of the target. A list of what disagrees.
+FIVEUP_BOARD = """() => {
+  const v = window.dominoes.view;
+  const board = document.querySelector('#board');
+  const bad = [];
+  const count = board.querySelector('.fu-count').textContent;
+  const want = v.count > 0 && v.count % 5 === 0 ? `Count ${v.count}: scores ${v.count / 5}` : `Count ${v.count}`;
+  if (count !== want) bad.push(`count ${count} != ${want}`);
+  for (const e of v.ends) {
+    const buttons = board.querySelectorAll(`.fu-end[data-end="${e.id}"]`);
+    if (buttons.length !== 1) { bad.push(`end ${e.id}: ${buttons.length} buttons`); continue; }
+    const b = buttons[0];
+    const r = b.getBoundingClientRect();
+    if (b.hidden || r.width < 44 || r.height < 44) bad.push(`end ${e.id} ${r.width}x${r.height}`);
+    if (b.querySelector('.fu-num').textContent !== String(e.value)) bad.push(`end ${e.id} shows ${b.textContent}`);
+    if (b.querySelector('.fu-counts').textContent !== `counts ${e.counts}`) bad.push(`end ${e.id} counts ${b.textContent}`);
+  }
+  const shown = board.querySelectorAll('.fu-row svg.tile').length;
+  if (shown !== v.layout.length) bad.push(`${shown} tiles drawn, ${v.layout.length} on the table`);
+  for (const row of board.querySelectorAll('.fu-row:not(.fu-main) .fu-name')) {
+    if (!/^From \\d\\|\\d, (up|down)$/.test(row.textContent)) bad.push(`row named ${row.textContent}`);
+  }
+  const pegs = [...board.querySelectorAll('.fu-peg .fu-score')].map((p) => p.textContent);
+  const wanted = v.scores.map((s) => `${s} / ${v.target}${s} of ${v.target} points`);
+  if (JSON.stringify(pegs) !== JSON.stringify(wanted)) bad.push(`pegs ${pegs} != ${wanted}`);
+  if (document.documentElement.scrollWidth > innerWidth) bad.push('the page scrolls sideways');
+  return bad;
+}"""
+
+
+def test_fiveup_hand_by_tapping_on_a_phone(daphne_url: str, browser: Browser) -> None:
+    """A hand of Five-Up against two AIs, tapped as on a phone: a tile, then its highlighted end
+    on the board (or the button under the board); the board agrees with the view all along."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(20_000)
+    host = context.new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda e: errors.append(str(e)))
+    create_room(host, daphne_url, "fiveup", "Ann", players=3)
+    add_ai(host, 1, "easy")
+    add_ai(host, 2, "easy")
+    start(host)
+    host.wait_for_function("() => !!window.dominoes.view")
+    chose = False
+    deadline = time.monotonic() + 180
+    while not over(host) and not (chose and view(host)["last_hand"] is not None):
+        assert time.monotonic() < deadline, "the hand did not end"
+        if not my_turn(host):
+            wait_for_change(host, version(host))
+            continue
+        assert host.evaluate(FIVEUP_BOARD) == []
+        v = view(host)
+        plays = [a for a in v["legal"] if a["type"] == "play"]
+        ends_of: dict[str, list[str]] = {}
+        for a in plays:
+            ends_of.setdefault(f"{min(a['tile'])}-{max(a['tile'])}", []).append(a.get("end", ""))
+        many = next((k for k, e in ends_of.items() if len(e) > 1), None)
+        if chose or many is None:
+            take_turn(host, tap=True)
+            continue
+        # A tile with several places: tapped, it is chosen and its ends light up on the board.
+        before = version(host)
+        host.locator(f"#hand .tile-button[data-tile='{many}']").tap()
+        expect(host.locator("#hand .tile-button.chosen")).to_have_count(1)
+        targets = host.locator("#board .fu-end.end-target")
+        expect(targets).to_have_count(len(ends_of[many]))
+        assert sorted(targets.evaluate_all("bs => bs.map(b => b.dataset.end)")) == sorted(ends_of[many])
+        assert host.locator("#end-choice button[data-end]").count() == len(ends_of[many])
+        target = targets.first
+        end = target.get_attribute("data-end")
+        assert target.is_enabled() and end
+        target.tap()
+        host.wait_for_function("v => window.dominoes.version > v", arg=before)
+        v = view(host)
+        log = v["log"] if v["log"] else v["last_hand"]["log"]
+        mine = [e for e in log if e["type"] == "play" and e["seat"] == 0]
+        assert mine[-1]["end"] == end and "claim" not in mine[-1]
+        chose = True
+    last = view(host)["last_hand"]
+    assert last is not None
+    summary = host.locator("#summary").inner_text()
+    assert re.search(r"went out|Blocked|reached", summary), summary
+    host.wait_for_selector(".fair.ok")
+    assert host.locator("#scorepad tbody tr").count() == 3
+    screenshot(host, "table-fiveup-390", full_page=False)
+    assert errors == []
+    context.close()
+
+
+def test_fiveup_claim_toggle_and_muggins(daphne_url: str, browser: Browser) -> None:
+    """Muggins on, two people at a table of two: Ann presses "Claim my points" before each play
+    (it goes out with the play, then springs back); Bob never claims, so when a play of his
+    scores, Ann gets "Muggins! Take N points" and takes them."""
+    pages = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        context.set_default_timeout(20_000)
+        pages.append(context.new_page())
+    ann, bob = pages
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    code = create_room(ann, daphne_url, "fiveup", "Ann", players=2, options={"muggins": "true"})
+    bob.goto(f"{daphne_url}/r/{code}")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join button[type=submit]")
+    ann.wait_for_selector("#seats li[data-seat='1'] .who:has-text('Bob')")
+    start(ann)
+    bob.wait_for_selector("#table:not([hidden])")
+    claimed = called = False
+    deadline = time.monotonic() + 180
+    while not (claimed and called):
+        assert time.monotonic() < deadline, f"claimed {claimed}, called muggins {called}"
+        assert not over(ann), "the match ended first"
+        if my_turn(bob):
+            # Bob plays, never claiming: no toggle pressed, no claim sent.
+            if bob.locator(".fu-claim").count():
+                expect(bob.locator(".fu-claim")).to_have_attribute("aria-pressed", "false")
+            take_turn(bob, tap=True)
+            continue
+        if not my_turn(ann):
+            wait_for_change(ann, version(ann), [bob])
+            continue
+        v = view(ann)
+        muggins = ann.locator("#actions button[data-action=muggins]")
+        if v["unclaimed"] and not called:
+            points = v["unclaimed"]["points"]
+            expect(muggins).to_have_text(f"Muggins! Take {points} point{'s' if points != 1 else ''}")
+            assert "Muggins!" in ann.locator("#status").inner_text()
+            expect(ann.locator("#board .fu-unclaimed")).to_have_text(
+                f"Bob left {points} point{'s' if points != 1 else ''} unclaimed.")
+            box = muggins.bounding_box()
+            assert box is not None and box["height"] >= 44
+            before, score = version(ann), v["scores"][0]
+            muggins.tap()
+            ann.wait_for_function("v => window.dominoes.version > v", arg=before)
+            after = view(ann)
+            assert after["scores"][0] == score + points or after["match_over"]
+            assert any(e["type"] == "muggins" and e["seat"] == 0 and e["points"] == points for e in after["log"])
+            expect(ann.locator("#last-move")).to_contain_text(f"You called muggins: {points} point")
+            bob.wait_for_function("v => window.dominoes.version >= v", arg=version(ann))
+            expect(bob.locator("#last-move")).to_contain_text(f"Ann called muggins: {points} point")
+            expect(muggins).to_have_count(0)
+            called = True
+            continue
+        plays = [a for a in v["legal"] if a["type"] == "play"]
+        if not plays:
+            take_turn(ann, tap=True)
+            continue
+        # The toggle sits under the hand, off by default (forgetting is the point of the rule).
+        toggle = ann.locator("#actions .fu-claim")
+        expect(toggle).to_have_text("Claim my points")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        box = toggle.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        before = version(ann)
+        played = len([e for e in v["log"] if e["type"] == "play" and e["seat"] == 0])
+        take_turn(ann, tap=True)
+        after = view(ann)
+        log = after["log"] if after["hand_number"] == v["hand_number"] else after["last_hand"]["log"]
+        mine = [e for e in log if e["type"] == "play" and e["seat"] == 0]
+        assert len(mine) == played + 1 and mine[-1].get("claim") is True, mine[-1]
+        assert version(ann) > before
+        # It sprang back: the next play is not claimed unless pressed again.
+        assert ann.evaluate("() => window.dominoes.claimSeat ?? null") is None
+        if ann.locator("#actions .fu-claim").count():
+            expect(ann.locator("#actions .fu-claim")).to_have_attribute("aria-pressed", "false")
+        claimed = True
+    assert errors == []
+    for page in pages:
+        page.context.close()

@@ -170,7 +170,7 @@ def test_the_table_screen_shows_the_link_then_follows_the_match(browser: Any, da
 
 
 @pytest.mark.parametrize(("game", "players"), [
-    ("texas42", 4), ("mexican_train", 10),
+    ("texas42", 4), ("mexican_train", 10), ("fiveup", 4),
     # The other games' screens, for their pictures in docs/ (the line games draw as Draw does).
     pytest.param("block", 4, marks=pytest.mark.slow), pytest.param("allfives", 4, marks=pytest.mark.slow),
     pytest.param("chicken_foot", 8, marks=pytest.mark.slow),

@@ -14,9 +14,10 @@ import * as texas42 from "./table/texas42.js";
 import * as trains from "./table/trains.js";
 import * as ends from "./table/ends.js";
 import * as chicken from "./table/chicken.js";
+import * as fiveup from "./table/fiveup.js";
 
 const { h, seatName, sideName, topOf } = common;
-const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
+const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken, fiveup };
 /** Autoplay's pace: a move every so many milliseconds. */
 const STEP_MS = 1400;
 
@@ -242,6 +243,9 @@ async function showHand(hand, move = 0) {
     events.push(...p.events);
     return events.length;
   });
+  // The whole hand's log, for a table module that names an end by a tile laid later in the
+  // hand than the position shown (the move list says every move, whatever the position).
+  ctx.handLog = events;
   common.resetBoard($("board"));
   renderMoves();
   checkShuffle(data);

@@ -19,10 +19,11 @@ import * as texas42 from "./table/texas42.js";
 import * as trains from "./table/trains.js";
 import * as ends from "./table/ends.js";
 import * as chicken from "./table/chicken.js";
+import * as fiveup from "./table/fiveup.js";
 
 const { h, orWords, seatName, setHidden, sideName, topOf } = common;
 const alert = new TurnAlert(document.title);
-const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
+const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken, fiveup };
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const setNames = JSON.parse(document.getElementById("set-names").textContent);
 const allOptions = games.flatMap((g) => g.options);
@@ -304,7 +305,9 @@ function act(action) {
   if (!ctx.socket) return;
   showError("");
   ctx.chosen = null;
-  ctx.socket.act(action);
+  // A module may add to the action what its own controls chose (Five-Up's claim of the points).
+  const table = ctx.view ? tableOf(ctx.view) : null;
+  ctx.socket.act(table?.outgoing ? table.outgoing(ctx, action) : action);
   ctx.waiting = true;
   renderTable();
 }
@@ -365,8 +368,12 @@ function onState(msg) {
   }
 }
 
+/** The plays the hand and the ends offer; a module may offer fewer than the legal list holds
+ * (Five-Up with muggins lists each play twice, with and without the claim of its points). */
 function legalPlays() {
-  return (ctx.view.legal || []).filter((a) => a.type === "play");
+  const plays = (ctx.view.legal || []).filter((a) => a.type === "play");
+  const table = tableOf(ctx.view);
+  return table.offered ? table.offered(ctx, plays) : plays;
 }
 
 const same = (a, b) => a[0] === b[0] && a[1] === b[1];
@@ -796,9 +803,14 @@ function onHint(msg) {
   renderHint();
 }
 
-function renderFlash() {
+function renderFlash(table) {
   const log = ctx.view.log || [];
   const box = $("points-flash");
+  if (table.scoreFlash === false) {
+    // The module tells each score in its own words (Five-Up: the last move and the count).
+    if (box.firstChild) box.replaceChildren();
+    return;
+  }
   if (log.length < ctx.lastLogLength) ctx.lastLogLength = 0;
   const fresh = log.slice(ctx.lastLogLength).filter((e) => e.type === "score");
   ctx.lastLogLength = log.length;
@@ -838,7 +850,7 @@ function renderTable() {
   renderEndChoice(table);
   renderActions(table);
   renderHint();
-  renderFlash();
+  renderFlash(table);
   if (table.showsPlayers !== false) common.renderPlayersBar(ctx, $("players-bar"));
   common.renderSeats(ctx, $("table-seats"));
   if ($("moves-dialog").open || $("log").dataset.hand !== String(view.hand_number)) renderMoves(table);

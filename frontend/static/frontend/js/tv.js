@@ -14,9 +14,10 @@ import * as texas42 from "./table/texas42.js";
 import * as trains from "./table/trains.js";
 import * as ends from "./table/ends.js";
 import * as chicken from "./table/chicken.js";
+import * as fiveup from "./table/fiveup.js";
 
 const { h, seatName, sideName } = common;
-const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken };
+const TABLES = { block: line, draw: line, allfives: line, texas42, mexican_train: trains, chicken_foot: chicken, fiveup };
 const $ = (id) => document.getElementById(id);
 const app = $("tv");
 const code = app.dataset.code;
@@ -149,6 +150,7 @@ function renderTable() {
   table.board(ctx, board, { chosen: null, targets: [], onEnd: () => {}, last: last.keys,
     size: { width: board.clientWidth, height: board.clientHeight } });
   if (table === trains) fitRows(board);
+  else table.tvFit?.(board);
   renderPlayers(table);
   let turn;
   const hand = { number: formatNumber(view.hand_number + 1) };
