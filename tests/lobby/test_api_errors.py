@@ -215,6 +215,6 @@ def test_the_schema_documents_every_refusal_as_a_problem(client: Client) -> None
     body = schema["paths"]["/api/rooms/"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert body["discriminator"]["propertyName"] == "game"
     assert set(body["discriminator"]["mapping"]) == {"block", "draw", "allfives", "texas42", "mexican_train",
-                                                     "chicken_foot"}
+                                                     "chicken_foot", "fiveup"}
     links = schema["paths"]["/api/rooms/"]["post"]["responses"]["201"]["links"]
     assert {link["operationId"] for link in links.values()} >= {"room_get", "seat_create", "match_start"}
