@@ -169,7 +169,7 @@ def messages_command(domain: str) -> list[str]:
     language of the site but English, the project's own code only."""
     ignores = [f"--ignore={name}" for name in MESSAGE_IGNORES]
     return [str(PYTHON), "manage.py", "makemessages", "-d", domain, "-l", "es", "-l", "pt_BR",
-            "--no-obsolete", "--add-location=file", *ignores, "-v", "0"]
+            "--no-obsolete", "--no-wrap", "--add-location=file", *ignores, "-v", "0"]
 
 
 def messages(argv: list[str]) -> None:

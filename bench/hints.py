@@ -34,6 +34,7 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("texas42", 4, {}),
     ("mexican_train", 10, {}),
     ("chicken_foot", 10, {"set": 18}),
+    ("fiveup", 4, {"muggins": True}),
 ]
 
 #: The server's hint seed (`lobby.hints.HINT_SEED`; the bench imports no Django).

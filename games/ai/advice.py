@@ -138,10 +138,39 @@ def facts_of(rules: Rules[object], view: View, action: Action, scored: Scored, s
         facts.update(texas42_facts(view, action))
     elif game in TRAIN_GAMES:
         facts.update(train_facts(view, action))
+    elif game == "fiveup":
+        facts.update(fiveup_facts(rules, view, action, seed))
     facts.update(margin_facts(scored))
     return facts
 
 
+
+
+def fiveup_facts(rules: Rules[object], view: View, action: Action, seed: bytes) -> dict[str, Any]:
+    """A Five-Up move: the count it leaves and the points it makes (claimed, where the muggins
+    house rule asks for claims), whether it goes out, or the unclaimed points it takes.
+    `end_values` names each open end by its number: the end ids are tile numbers, which
+    mean nothing to a player."""
+    facts: dict[str, Any] = {
+        "ends_before": sorted(int(e["value"]) for e in view.get("ends") or ()),
+        "end_values": {str(e["id"]): int(e["value"]) for e in view.get("ends") or ()},
+    }
+    if action["type"] == "muggins":
+        facts["taken"] = int((view.get("unclaimed") or {}).get("points") or 0)
+        return facts
+    if action["type"] != "play":
+        return facts
+    tile = tile_of(action["tile"])
+    facts["goes_out"] = len(hand_of(view)) == 1
+    facts["pips"] = tile.pips
+    claimed = {**action, "claim": True} if (view.get("options") or {}).get("muggins") else action
+    state = determinize(rules, kit_for(rules.name), view, decision_rng(seed, view))
+    after = rules.advance(state, claimed)
+    side = my_side(view)
+    if rules.hand_index(after) == int(view.get("hand_number") or 0) and rules.to_move(after) is not None:
+        facts["count"] = int(rules.view(after, int(view["seat"])).get("count") or 0)
+        facts["scored"] = int(rules.scores(after)[side]) - int((view.get("scores") or [0] * (side + 1))[side])
+    return facts
 
 
 def margin_facts(scored: Scored) -> dict[str, Any]:
@@ -336,11 +365,21 @@ def _by_seat(found: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
     return sorted((found or {}).items(), key=lambda item: int(item[0]))
 
 
-def _action_words(action: Action, own: str | None, gettext: Gettext) -> str:
-    """The action in words; `own` is the id of the seat's own train, if it has one."""
+def _action_words(action: Action, own: str | None, gettext: Gettext,
+                  end_values: Mapping[str, int] | None = None) -> str:
+    """The action in words; `own` is the id of the seat's own train, if it has one, and
+    `end_values` the number each end shows where the end ids are not words (Five-Up)."""
     kind = action["type"]
     if kind == "play":
-        return _play_words(_tile(tile_of(action["tile"])), action.get("end"), own, gettext)
+        tile = _tile(tile_of(action["tile"]))
+        end = action.get("end")
+        if end_values and end is not None and str(end) in end_values:
+            # Translators: Five-Up, a tile played on an open end showing a number: "play 6|4 on the open 4".
+            return gettext("play %(tile)s on the open %(number)s") % {"tile": tile, "number": end_values[str(end)]}
+        return _play_words(tile, end, own, gettext)
+    if kind == "muggins":
+        # Translators: Five-Up's muggins house rule: take the points the player before left unclaimed.
+        return gettext("call muggins")
     if kind == "bid":
         return gettext("bid %(value)s") % {"value": action["value"]}
     if kind == "trump":
@@ -406,7 +445,7 @@ def _margin(facts: Mapping[str, Any], unit: str, gettext: Gettext, ngettext: Nge
     if "margin" not in facts:
         return ""
     margin = float(facts["margin"])
-    runner = _action_words(facts["runner_up"], facts.get("own"), gettext)
+    runner = _action_words(facts["runner_up"], facts.get("own"), gettext, facts.get("end_values"))
     if margin < (0.05 if unit == "marks" else 0.5):
         return gettext("Hard rates it about even with %(move)s") % {"move": runner}
     return gettext("Hard rates it about %(amount)s better than %(move)s") % {
@@ -421,7 +460,7 @@ def sentence(facts: Mapping[str, Any], unit: str, names: Sequence[str] | None = 
     language they translate to. The facts are plain JSON, so a sentence can be worded again
     from stored facts for each reader."""
     action = facts["action"]
-    head = _action_words(action, facts.get("own"), gettext)
+    head = _action_words(action, facts.get("own"), gettext, facts.get("end_values"))
     head = head[0].upper() + head[1:]
     if facts.get("forced"):
         return gettext("%(move)s: it is the only legal move.") % {"move": head}
@@ -430,6 +469,8 @@ def sentence(facts: Mapping[str, Any], unit: str, names: Sequence[str] | None = 
         body = _line_words(facts, names, gettext, ngettext)
     elif game == "texas42":
         body = _texas42_words(facts, names, gettext, ngettext)
+    elif game == "fiveup":
+        body = _fiveup_words(facts, gettext, ngettext)
     else:
         body = _train_words(facts, names, gettext, ngettext)
     rating = _margin(facts, unit, gettext, ngettext)
@@ -471,6 +512,27 @@ def _line_words(facts: Mapping[str, Any], names: Sequence[str] | None, gettext: 
     if not parts and pips:
         parts.append(ngettext("it sheds %(pips)s pip", "it sheds %(pips)s pips", pips) % {"pips": pips})
     return ", ".join(parts)
+
+
+def _fiveup_words(facts: Mapping[str, Any], gettext: Gettext, ngettext: Ngettext) -> str:
+    kind = facts["kind"]
+    if kind == "muggins":
+        taken = int(facts.get("taken") or 0)
+        return ngettext("the player before you left %(points)s point unclaimed",
+                        "the player before you left %(points)s points unclaimed", taken) % {"points": taken}
+    if kind != "play":
+        return gettext("no tile fits the open ends (%(ends)s)") % {
+            "ends": _numbers(facts["ends_before"], gettext)}
+    if facts.get("goes_out"):
+        return gettext("it is your last tile, so you go out and win the hand")
+    if "count" not in facts:
+        return ""
+    count, scored = int(facts["count"]), int(facts.get("scored") or 0)
+    if scored:
+        return ngettext("it makes a count of %(count)s, which scores %(points)s point",
+                        "it makes a count of %(count)s, which scores %(points)s points", scored) % {
+            "count": count, "points": scored}
+    return gettext("it leaves a count of %(count)s, which scores nothing") % {"count": count}
 
 
 def _suit_words(name: str, gettext: Gettext) -> str:

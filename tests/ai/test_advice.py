@@ -43,6 +43,7 @@ def hand(rules: Any, state: Any, seat: int) -> list[Any]:
 
 @pytest.mark.parametrize(("game", "players"), [
     ("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 4), ("chicken_foot", 3),
+    ("fiveup", 4),
 ])
 def test_advice_depends_on_the_view_alone(game: str, players: int) -> None:
     """Two states that look the same to the seat (the hidden tiles dealt two other ways)
@@ -98,6 +99,46 @@ def test_all_fives_sentence_gives_the_points_a_scoring_play_makes() -> None:
     scored = rules.scores(rules.apply(state, advice.action))[side] - rules.scores(state)[side]
     assert advice.facts["scored"] == scored
     assert (f"it scores {scored} points" in advice.why) == (scored > 0)
+
+
+def test_five_up_sentence_gives_the_count_and_the_points_and_names_ends_by_number() -> None:
+    """With the muggins house rule on, the advice claims what it scores; the sentence gives
+    the count the play leaves and what it scores, and names the end by the number it shows
+    (Five-Up's end ids are tile numbers)."""
+    def scoring_play(rules: Any, state: Any) -> bool:
+        before = rules.scores(state)
+        return bool(rules.view(state, None)["layout"]) and any(
+            rules.scores(rules.advance(state, a)) != before for a in rules.legal_actions(state))
+    rules, state = position("fiveup", 2, {"muggins": True}, 5, scoring_play)
+    seat = rules.to_move(state)
+    view = rules.view(state, seat)
+    advice = advise(rules, view, seed=SEED)
+    assert advice.action["type"] == "play"
+    after = rules.apply(state, advice.action)
+    scored = rules.scores(after)[seat] - rules.scores(state)[seat]
+    if rules.hand_index(after) == rules.hand_index(state) and rules.to_move(after) is not None:
+        count = rules.view(after, seat)["count"]
+        assert advice.facts["count"] == count and advice.facts["scored"] == scored
+        if scored:
+            assert advice.action.get("claim") is True
+            assert f"it makes a count of {count}, which scores {scored} point" in advice.why
+        else:
+            assert f"it leaves a count of {count}, which scores nothing" in advice.why
+    number = {e["id"]: e["value"] for e in view["ends"]}[advice.action["end"]]
+    assert f"on the open {number}" in advice.why
+
+
+def test_five_up_advice_calls_muggins_on_points_left_unclaimed() -> None:
+    def unclaimed(rules: Any, state: Any) -> bool:
+        return {"type": "muggins"} in rules.legal_actions(state)
+    rules, state = position("fiveup", 2, {"muggins": True}, 3, unclaimed)
+    seat = rules.to_move(state)
+    view = rules.view(state, seat)
+    advice = advise(rules, view, seed=SEED)
+    points = view["unclaimed"]["points"]
+    assert advice.action == {"type": "muggins"}
+    assert advice.why.startswith("Call muggins: the player before you left")
+    assert f"left {points} point" in advice.why
 
 
 def test_texas42_play_sentence_counts_the_trumps_still_out_and_true_voids() -> None:
@@ -171,7 +212,8 @@ def test_review_loss_is_zero_for_hards_move_and_hards_estimate_otherwise() -> No
         assert worse.loss == round(max(0.0, advice.value - searched[repr(normalise_action(other))]), 2)
 
 
-GAMES = [("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 4), ("chicken_foot", 3)]
+GAMES = [("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 4), ("chicken_foot", 3),
+         ("fiveup", 3)]
 
 
 def seen_tiles(view: dict[str, Any]) -> set[tuple[int, int]]:

@@ -40,6 +40,7 @@ def mover(tables: list[Table]) -> tuple[Table, Table]:
 
 @pytest.mark.parametrize(("game", "players"), [
     ("draw", 2), ("block", 3), ("allfives", 2), ("texas42", 4), ("mexican_train", 3), ("chicken_foot", 3),
+    ("fiveup", 4),
 ])
 async def test_a_hint_is_hards_legal_move_from_the_seats_own_view_to_that_seat_only(game: str, players: int) -> None:
     tables, spectator = await seated(game, players, {"hints": True})

@@ -26,6 +26,7 @@ TABLES = [
     ("texas42", 4, {}),
     ("mexican_train", 3, {"set": 6, "rounds": 3}),
     ("chicken_foot", 2, {}),
+    ("fiveup", 3, {"muggins": True}),
 ]
 
 
