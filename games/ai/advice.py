@@ -374,8 +374,9 @@ def _action_words(action: Action, own: str | None, gettext: Gettext,
         tile = _tile(tile_of(action["tile"]))
         end = action.get("end")
         if end_values and end is not None and str(end) in end_values:
-            # Translators: Five-Up, a tile played on an open end showing a number: "play 6|4 on the open 4".
-            return gettext("play %(tile)s on the open %(number)s") % {"tile": tile, "number": end_values[str(end)]}
+            # Translators: Five-Up, a tile on an open end named by its number: "play 6|4 on the open 4".
+            values = {"tile": tile, "number": end_values[str(end)]}
+            return gettext("play %(tile)s on the open %(number)s") % values
         return _play_words(tile, end, own, gettext)
     if kind == "muggins":
         # Translators: Five-Up's muggins house rule: take the points the player before left unclaimed.
