@@ -254,16 +254,23 @@ def test_phone_table_extras_chat_fold_moves_zoom_tap_and_motion(phones: Callable
             wait_for_change(host, seen, [bob])
     else:
         pytest.skip("no tile with two trains to choose came up")
-    before_v = version(host)
     host.locator(f"#hand .tile-button[data-tile='{twice[0]}-{twice[1]}']").tap()
     expect(host.locator("#hand .tile-button.chosen")).to_have_count(1)
     target = host.locator("#board .end-target").first
     expect(target).to_be_visible()
     end = target.get_attribute("data-end")
+    hand = view(host)["hand_number"]
     target.tap()
-    host.wait_for_function("v => window.dominoes.version > v", arg=before_v)
-    mine = [e for e in view(host)["log"] if e["type"] == "play" and e["seat"] == 0]
-    assert mine and mine[-1]["end"] == end
+    # Wait for the play itself (other messages, a seat's presence, also move the version on),
+    # or for the next hand, if that tile was the last of the hand.
+    host.wait_for_function(
+        """([tile, end, hand]) => window.dominoes.view.hand_number !== hand
+            || (window.dominoes.view.log || []).some((e) => e.type === "play" && e.seat === 0
+                && e.end === end && e.tile[0] === tile[0] && e.tile[1] === tile[1])""",
+        arg=[list(twice), end, hand])
+    if view(host)["hand_number"] == hand:
+        mine = [e for e in view(host)["log"] if e["type"] == "play" and e["seat"] == 0]
+        assert mine and mine[-1]["end"] == end
     # The move list opens from the status bar and names that move.
     host.locator("#open-moves").tap()
     expect(host.locator("#moves-dialog")).to_be_visible()
