@@ -18,6 +18,21 @@ from games.core.tiles import Tile
 Event = str
 
 
+#: A hand's log kept as a chain, newest event first: `()` or `(event, older chain)`, so a move
+#: adds an event without copying the hand's history (the line games and Five-Up keep theirs so).
+Chain = tuple[Any, ...]
+
+
+def unchain(log: Chain) -> tuple[Any, ...]:
+    """The events of a chained log, oldest first."""
+    out = []
+    while log:
+        out.append(log[0])
+        log = log[1]
+    out.reverse()
+    return tuple(out)
+
+
 def encode(event: Mapping[str, Any]) -> Event:
     """An event as the compact JSON text a state keeps (tiles become `[low, high]`)."""
     return json.dumps(event, separators=(",", ":"))

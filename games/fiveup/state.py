@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from games.core.log import Chain, unchain
 from games.core.tiles import Tile, full_set, tile_index
 from games.fiveup.layout import Table
 from games.fiveup.options import TOP, FiveUpConfig
@@ -39,18 +40,10 @@ OVER = -1
 #: `(MUGGINS, seat, from seat, points)`, `(DRAW, seat)`, `(PASS, seat, values of the open ends)`,
 #: `(HAND_END, winning side or NOBODY, blocked, points per side)`.
 Event = tuple[Any, ...]
-#: The log of the current hand, newest event first: `()` or `(event, older log)`.
-Log = tuple[Any, ...]
-
-
-def events(log: Log) -> tuple[Event, ...]:
-    """The events of a log, oldest first."""
-    out = []
-    while log:
-        out.append(log[0])
-        log = log[1]
-    out.reverse()
-    return tuple(out)
+#: The log of the current hand, a chain (games/core/log.py), newest event first.
+Log = Chain
+#: The events of a log, oldest first.
+events = unchain
 
 
 def log_of(history: tuple[Event, ...] | list[Event]) -> Log:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from games.core.layout import Layout
+from games.core.log import Chain, unchain
 from games.line.config import LineConfig
 
 # Log events, as tuples whose first item names the kind:
@@ -22,19 +23,10 @@ ANY_TILE = -1
 OVER = -1
 
 Event = tuple[Any, ...]
-#: The log of the current hand, newest event first: `()` or `(event, older log)`, so a move
-#: adds an event without copying the hand's history.
-Log = tuple[Any, ...]
-
-
-def events(log: Log) -> tuple[Event, ...]:
-    """The events of a log, oldest first."""
-    out = []
-    while log:
-        out.append(log[0])
-        log = log[1]
-    out.reverse()
-    return tuple(out)
+#: The log of the current hand, a chain (games/core/log.py), newest event first.
+Log = Chain
+#: The events of a log, oldest first.
+events = unchain
 
 
 def log_of(history: tuple[Event, ...]) -> Log:
