@@ -62,6 +62,10 @@ CASES: list[Case] = [
     ("chicken_foot", 3, {}, None),
     ("chicken_foot", 4, {}, None),
     ("chicken_foot", 8, {"set": 12}, None),
+    ("fiveup", 2, {}, None),
+    ("fiveup", 3, {}, None),
+    ("fiveup", 4, {}, None),
+    ("fiveup", 4, {"muggins": True}, None),
 ]
 
 #: Issue 36's second goal: Hard's p95 at most 50 ms for every game and table size, 42's

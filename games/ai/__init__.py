@@ -25,6 +25,7 @@ _KITS: dict[str, str] = {
     "texas42": "games.ai.texas42:TEXAS42_KIT",
     "mexican_train": "games.ai.trains:TRAINS_KIT",
     "chicken_foot": "games.ai.trains:TRAINS_KIT",
+    "fiveup": "games.ai.fiveup:FIVEUP_KIT",
 }
 
 

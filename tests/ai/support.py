@@ -27,6 +27,12 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     # The house rules that change what is legal (drawing until a tile fits, six arms first).
     ("mexican_train", 3, {"draw_until_play": True, "double_blank": 50}),
     ("chicken_foot", 3, {"opening_arms": 6, "double_blank": 25}),
+    # Five-Up: heads-up, three individuals, two partnerships, and the muggins house rule.
+    ("fiveup", 2, {}),
+    ("fiveup", 3, {}),
+    ("fiveup", 4, {}),
+    ("fiveup", 4, {"muggins": True}),
+    ("fiveup", 2, {"muggins": True}),
 ]
 
 
