@@ -86,58 +86,56 @@ def test_each_position_of_each_hand_follows_the_rules_and_the_last_shows_the_han
     assert got["result"] is not None
 
 
-def test_a_match_won_by_the_hands_first_tile_shows_that_tile_on_its_last_table() -> None:
-    """All Fives scores the lead itself (6|4, 3|2 ...): a later hand's first tile can take a
-    side to the target and end the match, and the last position must show that tile laid, not
-    an empty table. (The first hand opens with a double, which is the spinner.)"""
-    rules = get_rules("allfives")
+def later_scoring_lead(game: str, scores: Any) -> tuple[Any, Any, int, dict[str, Any], int]:
+    """The first seeded two-player match whose second hand's leader holds a tile that
+    `scores(tile)` points (0 for none), with the target set so that lead reaches it: the
+    rules, the state, the leader, that lead and the scores before it."""
+    rules = get_rules(game)
     for seed in range(200):
         rng = random.Random(seed)
         state = rules.new_match(2, {"target": 1000}, seed=seed.to_bytes(2, "big") * 16)
         while rules.hand_index(state) == 0:
             state = rules.apply(state, rng.choice(rules.legal_actions(state)))
         seat = rules.to_move(state)
-        scoring = [a for a in rules.legal_actions(state) if a["type"] == "play"
-                   and sum(a["tile"]) % 5 == 0 and a["tile"][0] != a["tile"][1]]
+        assert seat is not None
+        scoring = [a for a in rules.legal_actions(state) if a["type"] == "play" and scores(a["tile"])]
         if not scoring:
             continue
         data = rules.dump(state)
-        data["options"]["target"] = data["scores"][seat] + sum(scoring[0]["tile"])  # two alone: side = seat
-        start = rules.load(data)
-        got = hand_positions(rules, start, [[seat, scoring[0]]])
-        assert got["match_over"], "the lead took its side to the target"
-        a, b = scoring[0]["tile"]
-        laid = json.dumps(got["positions"][-1]["view"]["layout"], separators=(",", ":"))
-        assert f"[{a},{b}]" in laid or f"[{b},{a}]" in laid, laid
-        return
-    pytest.fail("no deal of 200 let a later hand's first tile score")
+        before = data["scores"][seat]
+        data["options"]["target"] = before + scores(scoring[0]["tile"])  # two alone: side = seat
+        return rules, rules.load(data), seat, scoring[0], before
+    pytest.fail(f"no deal of 200 let a later {game} hand's first tile score")
+
+
+def laid(view: dict[str, Any], tile: list[int]) -> bool:
+    a, b = tile
+    text = json.dumps(view["layout"], separators=(",", ":"))
+    return f"[{a},{b}]" in text or f"[{b},{a}]" in text
+
+
+def test_a_match_won_by_the_hands_first_tile_shows_that_tile_on_its_last_table() -> None:
+    """All Fives scores the lead itself (6|4, 3|2 ...): a later hand's first tile can take a
+    side to the target and end the match, and the last position must show that tile laid, not
+    an empty table. (The first hand opens with a double, which is the spinner.)"""
+    def points(tile: list[int]) -> int:
+        return sum(tile) if sum(tile) % 5 == 0 and tile[0] != tile[1] else 0
+    rules, start, seat, lead, _ = later_scoring_lead("allfives", points)
+    got = hand_positions(rules, start, [[seat, lead]])
+    assert got["match_over"], "the lead took its side to the target"
+    assert laid(got["positions"][-1]["view"], lead["tile"])
 
 
 def test_a_five_up_match_stopped_by_a_lead_shows_that_tile_on_its_last_table() -> None:
     """Five-Up pegs the lead too (a 5|0 lead counts 5: one point), and a side that reaches the
     target wins at once, mid-hand: the last position of that hand shows the lead laid and the
     real scores, not an empty table."""
-    rules = get_rules("fiveup")
-    for seed in range(200):
-        rng = random.Random(seed)
-        state = rules.new_match(2, {"target": 1000}, seed=seed.to_bytes(2, "big") * 16)
-        while rules.hand_index(state) == 0:
-            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
-        seat = rules.to_move(state)
-        scoring = [a for a in rules.legal_actions(state) if a["type"] == "play"
-                   and sum(a["tile"]) % 5 == 0 and sum(a["tile"]) > 0]
-        if not scoring:
-            continue
-        data = rules.dump(state)
-        data["options"]["target"] = data["scores"][seat] + 1  # two alone: side = seat
-        start = rules.load(data)
-        got = hand_positions(rules, start, [[seat, scoring[0]]])
-        assert got["match_over"], "the lead took its side to the target"
-        assert got["summary"]["stopped"] is True
-        final = got["positions"][-1]["view"]
-        assert final["scores"][seat] >= data["scores"][seat] + 1
-        a, b = scoring[0]["tile"]
-        laid = json.dumps(final["layout"], separators=(",", ":"))
-        assert f"[{a},{b}]" in laid or f"[{b},{a}]" in laid, laid
-        return
-    pytest.fail("no deal of 200 let a later hand's first tile score")
+    def points(tile: list[int]) -> int:
+        return 1 if sum(tile) % 5 == 0 and sum(tile) > 0 else 0
+    rules, start, seat, lead, before = later_scoring_lead("fiveup", points)
+    got = hand_positions(rules, start, [[seat, lead]])
+    assert got["match_over"], "the lead took its side to the target"
+    assert got["summary"]["stopped"] is True
+    final = got["positions"][-1]["view"]
+    assert final["scores"][seat] >= before + 1
+    assert laid(final, lead["tile"])
