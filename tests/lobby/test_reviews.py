@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -163,9 +164,15 @@ async def test_a_busy_process_reviews_finished_hands_once_quiet_and_asked_ones_a
     queue = reviews()
     stop = threading.Event()
 
-    def burn() -> None:  # this process busy: more than a tenth of a core
+    def burn() -> None:
+        """This process busy (a third of a core, over the tenth that holds hands back), with
+        the rest of the machine left to the review worker: it runs at the idle policy, and a
+        burner taking a whole core beside a loaded machine starved it past any timeout."""
         while not stop.is_set():
-            sum(range(2000))
+            until = time.monotonic() + 0.01
+            while time.monotonic() < until:
+                sum(range(2000))
+            stop.wait(0.02)
 
     burner = threading.Thread(target=burn, name="busy")
     burner.start()
@@ -173,7 +180,7 @@ async def test_a_busy_process_reviews_finished_hands_once_quiet_and_asked_ones_a
         queue.want(match.pk, 0, [0])
         assert not await asyncio.to_thread(queue.wait_idle, 3), "the hand waits while the process is busy"
         queue.want(match.pk, 1, [0], asked=True)
-        for _ in range(600):
+        for _ in range(1800):
             if await database_sync_to_async(kept)(1):
                 break
             await asyncio.sleep(0.1)
