@@ -204,6 +204,9 @@ def test_the_table_screen_fits_texas_42_and_ten_seats_of_mexican_train(
     unit = "mark" if game == "texas42" else "point"
     expect(tv.locator("#players li").first).to_contain_text(unit)
     fits_a_tv(tv, f"tv-{game}-playing")
+    if game == "fiveup":  # its tiles are as large as fit, and no row of them has to be scrolled
+        assert tv.evaluate("""() => [...document.querySelectorAll('#board .fu-strip')]
+            .filter((s) => s.scrollWidth > s.clientWidth + 1).length""") == 0
     context.close()
 
 

@@ -676,13 +676,13 @@ function renderPegs(ctx, list) {
 
 const SIZES = [40, 48, 56, 68, 84, 100];
 
-function fitSize(el, largest = SIZES[SIZES.length - 1]) {
+function fitSize(el, sizes = SIZES) {
   const rows = el.querySelectorAll(".fu-row:not(.fu-empty)").length || 1;
   const empty = el.querySelectorAll(".fu-row.fu-empty").length;
   const room = el.clientHeight - (el.querySelector(".fu-top")?.offsetHeight || 0) - 8 - empty * 58;
   // A row: its name (about 20 px), a double standing up (the tile size) and the padding; a
   // branch with no tile yet is one line.
-  return [...SIZES].reverse().find((t) => t <= largest && rows * (Math.max(48, t + 14) + 28) <= room) ?? SIZES[0];
+  return [...sizes].reverse().find((t) => rows * (Math.max(48, t + 14) + 28) <= room) ?? sizes[0];
 }
 
 function setSize(el, t) {
@@ -696,7 +696,17 @@ export function zoom(el, how) {
   else zoomRows(el, how);
 }
 
-/** The table screen: the largest tiles that show every row (a TV is read from the sofa). */
+/** The table screen: the largest tiles that show every row, and every tile of each row without
+ * scrolling it (a TV is read from the sofa, and nobody there scrolls). Early in a hand, with few
+ * tiles down, that is larger than a phone's largest zoom. */
+const TV_SIZES = [...SIZES, 120, 140, 160];
+
 export function tvFit(el) {
-  setSize(el, fitSize(el));
+  const tallest = fitSize(el, TV_SIZES);
+  const strips = [...el.querySelectorAll(".fu-row:not(.fu-empty) .fu-strip")];
+  const fits = () => strips.every((s) => s.scrollWidth <= s.clientWidth + 1);
+  for (const t of TV_SIZES.filter((size) => size <= tallest).reverse()) {
+    setSize(el, t);
+    if (fits()) return;
+  }
 }
