@@ -64,6 +64,8 @@ const ctx = {
   held: new Map(),
   /** The device's first seat (where the page returns when a match ends). */
   primarySeat: stored?.seat ?? null,
+  /** The room revision at which `seat` was last learnt (-1: not yet from the server). */
+  seatRevision: -1,
   /** The local seat whose player said "it is me" for the turn under way. */
   confirmed: null,
   act,
@@ -99,7 +101,12 @@ async function refreshRoom() {
   if (ctx.gone) return;
   try {
     const room = await getRoom(code, ctx.token);
-    if (ctx.token && typeof room.you === "number" && room.you !== ctx.seat) setSeat(room.you);
+    // An answer older than what last placed this browser (a request sent before a move,
+    // answered after its `welcome`) must not put it back in the seat it left.
+    const revision = room.revision ?? 0;
+    if (ctx.token && typeof room.you === "number" && room.you !== ctx.seat && revision > ctx.seatRevision) {
+      setSeat(room.you, revision);
+    }
     acceptRoom(room);
   } catch (err) {
     if (err.status === 404) noSuchRoom();
@@ -114,8 +121,10 @@ function acceptRoom(room) {
   onRoom();
 }
 
-/** This browser's seat changed (the host moved it, or it moved itself): remember the new one. */
-function setSeat(seat) {
+/** This browser's seat changed (the host moved it, or it moved itself): remember the new one,
+ * and the room revision it was learnt at (`refreshRoom` ignores an older `you`). */
+function setSeat(seat, revision = ctx.room?.revision ?? 0) {
+  ctx.seatRevision = Math.max(ctx.seatRevision, revision);
   for (const [was, held] of ctx.held) {
     if (held.socket === ctx.socket && was !== seat) {
       ctx.held.delete(was);
