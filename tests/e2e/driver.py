@@ -59,9 +59,16 @@ def join(page: Page, base: str, code: str, name: str, seat: int | None = None) -
 
 
 def add_ai(page: Page, seat: int, level: str = "hard") -> None:
-    """The host puts an AI of `level` in an open seat of the lobby."""
+    """The host puts an AI of `level` in an open seat of the lobby. When the seat does not
+    change, the failure says what the page showed (its error line and connection state)."""
     page.click(f"#seats li[data-seat='{seat}'] button[data-level={level}]")
-    page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge.ai:has-text('({level})')")
+    try:
+        page.wait_for_selector(f"#seats li[data-seat='{seat}'] .badge.ai:has-text('({level})')")
+    except PlaywrightError as exc:
+        shown = page.evaluate("""() => ({error: document.getElementById('error')?.textContent || '',
+            connection: document.getElementById('connection')?.textContent || '',
+            revision: window.dominoes.room?.revision, seats: (window.dominoes.room?.seats || []).map((s) => s && s.name)})""")
+        raise AssertionError(f"seat {seat} did not become a {level} AI; the page: {shown}") from exc
 
 
 def start(page: Page) -> None:
