@@ -51,6 +51,10 @@ ASKED, AFTER_HAND = 0, 1
 #: itself runs elsewhere at the idle policy, but it still shares the machine's caches and
 #: memory with the server: measured in docs/benchmarks.md, "Play while reviews run").
 BUSY_SHARE = 0.1
+#: How many matches' finished-hand counts a process keeps (`Reviews.seen`). A match that ends
+#: in another process leaves its count here; the oldest go, and a match whose count went is
+#: only asked again for its finished hands, which the jobs skip as already reviewed.
+SEEN_MATCHES = 2048
 QUIET_SECONDS = 0.5
 Key = tuple[int, int, int]  # match id, seat, hand
 
@@ -71,8 +75,21 @@ class Reviews:
         self._closing = False
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
-        #: Finished hands seen per match in this process (the moves' signal).
+        #: Finished hands seen per match in this process (the moves' signal), least recently
+        #: moved first; at most `SEEN_MATCHES`.
         self.seen: dict[int, int] = {}
+        self._seen_lock = threading.Lock()
+
+    def saw(self, match_id: int, hands: int | None) -> int | None:
+        """Record `hands` finished hands of a match (None: it is over, forget it); the count
+        recorded before, if any."""
+        with self._seen_lock:
+            before = self.seen.pop(match_id, None)
+            if hands is not None:
+                self.seen[match_id] = hands
+                while len(self.seen) > SEEN_MATCHES:
+                    del self.seen[next(iter(self.seen))]
+        return before
 
     def want(self, match_id: int, seat: int, hands: list[int], *, asked: bool = False) -> None:
         """Queue the review of these hands of `seat`, unless queued already.
@@ -236,9 +253,7 @@ def _on_match_moved(sender: object, *, match: Match, hands: int | None = None, *
     if hands is None or not settings.LOBBY_REVIEW_AFTER_HAND:
         return
     queue = reviews()
-    seen = queue.seen.pop(match.pk, None)
-    if not match.is_over:
-        queue.seen[match.pk] = hands
+    seen = queue.saw(match.pk, None if match.is_over else hands)
     if hands <= (seen or 0):
         return
     # First seen here (another process dealt it, or this one restarted): every finished

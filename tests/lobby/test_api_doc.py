@@ -135,6 +135,12 @@ class QueuedReviews:
         self.seen: dict[int, int] = {}
         self.queued: list[tuple[int, int, int]] = []
 
+    def saw(self, match_id: int, hands: int | None) -> int | None:
+        before = self.seen.pop(match_id, None)
+        if hands is not None:
+            self.seen[match_id] = hands
+        return before
+
     def want(self, match_id: int, seat: int, hands: list[int], *, asked: bool = False) -> None:
         self.queued += [(match_id, seat, hand) for hand in hands if (match_id, seat, hand) not in self.queued]
 

@@ -17,7 +17,7 @@ from django.test import Client
 from games.core.actions import normalise_action
 from games.engine import get_rules
 from lobby.models import Match, Review
-from lobby.reviews import reviews
+from lobby.reviews import SEEN_MATCHES, Reviews, reviews
 from tests.lobby.helpers import Table, api, match_start_async, room_setup_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -193,3 +193,16 @@ async def test_a_busy_process_reviews_finished_hands_once_quiet_and_asked_ones_a
     assert await database_sync_to_async(kept)(0), "reviewed once the process was quiet"
     for table in tables:
         await table.close()
+
+
+def test_the_finished_hands_a_process_counts_are_kept_for_its_most_recent_matches_only() -> None:
+    """A match that ends in another process never tells this one it is over: its count must
+    not stay for good (a server that runs for weeks would keep one per match)."""
+    queue = Reviews()
+    for match_id in range(SEEN_MATCHES + 500):
+        assert queue.saw(match_id, 1) is None
+    assert queue.saw(SEEN_MATCHES + 499, 2) == 1
+    assert len(queue.seen) == SEEN_MATCHES
+    assert queue.saw(0, 1) is None  # the oldest went
+    assert queue.saw(SEEN_MATCHES + 499, None) == 2  # over: forgotten
+    assert queue.saw(SEEN_MATCHES + 499, 1) is None
