@@ -525,6 +525,31 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             rooms[index] = room
 
 
+async def stagger(target: Target, rooms: list[Room], most: int) -> dict[str, Any]:
+    """Each room plays a random number of actions, fewer than `most`, back to back (its own
+    seeded draw; a match that ends is rematched), before the measured phases.
+
+    Set up at once, every table would start its first match in the same second, and for the
+    length of a few matches the tables would move through their matches together: all
+    with short logs at first, all in long hands later. Spread over their matches first, the
+    tables hold what a server that has run for a while holds, and a soak's memory curve is
+    the server's own, not the tables' shared start working its way out."""
+    phase = Phase("stagger", None, 0.0)
+    phase.started = time.perf_counter()
+
+    async def one(index: int) -> None:
+        room = rooms[index]
+        for _ in range(room.rng.randrange(most)):
+            if not await play_one(target, room, phase):
+                target.tally.matches_finished += 1
+                room = await target.next_match(room, index + len(rooms) * (1 + target.tally.matches_finished))
+                rooms[index] = room
+
+    await asyncio.gather(*(one(i) for i in range(len(rooms))))
+    phase.ended = time.perf_counter()
+    return phase.summary()
+
+
 async def sample_rss(target: Target, phase: Phase, stop_at: float) -> None:
     """The servers' RSS every `phase.rss_every` seconds from the phase's start to its end,
     each reading also printed (a long run shows its trend as it goes)."""
@@ -763,6 +788,10 @@ async def tear_down(setup: Setup, phases: list[dict[str, Any]]) -> dict[str, Any
 
 async def run_target(target: Target, args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
     setup = await set_up(target, args, redis_url)
+    if args.stagger:
+        staggered = await stagger(target, setup.rooms, args.stagger)
+        setup.facts["stagger"] = staggered
+        print(f"  {target.name} {json.dumps(staggered)}", file=sys.stderr, flush=True)
     return await tear_down(setup, [await play(setup, phase, args) for phase in phases_of(args)])
 
 
@@ -891,6 +920,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before measuring memory")
     parser.add_argument("--rss-warmup", type=float, default=0.0, metavar="SECONDS",
                         help="with --rss-every: play this long before --duration, its readings not fitted")
+    parser.add_argument("--stagger", type=int, default=0, metavar="ACTIONS",
+                        help="before the phases, each room plays a random number of actions under this, "
+                             "back to back, so the tables are spread over their matches (a soak: 200, "
+                             "about two matches of Draw for four)")
     parser.add_argument("--rss-every", type=float, default=0.0, metavar="SECONDS",
                         help="read the servers' RSS this often during the paced phase and report its slope "
                              "(a soak: --duration 1800 --rss-every 60)")
@@ -926,6 +959,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--rooms must be 1..5000")
     if args.rate <= 0:
         parser.error("--rate must be positive")
+    if args.stagger < 0:
+        parser.error("--stagger takes a number of actions")
     if args.alternate < 0 or (args.alternate and not args.ceiling):
         parser.error("--alternate takes a number of rounds, and --ceiling their seconds")
     return args

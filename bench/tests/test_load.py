@@ -88,3 +88,18 @@ def test_the_soaks_trend_after_its_warm_up_fits_only_the_later_readings() -> Non
     assert abs(measured["slope_mib_per_hour"]) < 0.5
     assert abs(measured["growth_mib"]) <= measured["scatter_mib"]
     assert load.rss_trend(readings)["measured"] is None
+
+
+@pytest.mark.slow
+async def test_the_stagger_plays_each_room_a_random_number_of_actions_before_the_phases() -> None:
+    report = await load.main([
+        "--rooms", "3", "--rate", "5", "--duration", "1", "--ceiling", "0", "--settle", "0.5",
+        "--stagger", "40", "--targets", "server",
+        *generator_services(),
+    ])
+    (result,) = report["results"]
+    staggered = result["stagger"]
+    assert staggered["phase"] == "stagger"
+    assert 0 < staggered["actions"] < 3 * 40
+    assert [p["phase"] for p in result["phases"]] == ["paced"]
+    assert result["errors"] == result["timeouts"] == result["lost_actions"] == 0
