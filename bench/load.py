@@ -497,6 +497,14 @@ async def play_one(target: Target, room: Room, phase: Phase) -> bool:
     return True
 
 
+async def rematch(target: Target, rooms: list[Room], index: int) -> Room:
+    """The room's next match once one is over, counted, in the room's place."""
+    target.tally.matches_finished += 1
+    room = await target.next_match(rooms[index], index + len(rooms) * (1 + target.tally.matches_finished))
+    rooms[index] = room
+    return room
+
+
 async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, stop_at: float) -> None:
     """One room through one phase: paced with a random phase offset, or back to back."""
     room = rooms[index]
@@ -519,10 +527,8 @@ async def drive(target: Target, rooms: list[Room], index: int, phase: Phase, sto
             target.tally.errors["send_on_closed_socket"] += 1
             return
         if not more:
-            target.tally.matches_finished += 1
             phase.ended_matches.append(time.perf_counter() - phase.started)
-            room = await target.next_match(room, index + len(rooms) * (1 + target.tally.matches_finished))
-            rooms[index] = room
+            room = await rematch(target, rooms, index)
 
 
 async def stagger(target: Target, rooms: list[Room], most: int) -> dict[str, Any]:
@@ -541,9 +547,7 @@ async def stagger(target: Target, rooms: list[Room], most: int) -> dict[str, Any
         room = rooms[index]
         for _ in range(room.rng.randrange(most)):
             if not await play_one(target, room, phase):
-                target.tally.matches_finished += 1
-                room = await target.next_match(room, index + len(rooms) * (1 + target.tally.matches_finished))
-                rooms[index] = room
+                room = await rematch(target, rooms, index)
 
     await asyncio.gather(*(one(i) for i in range(len(rooms))))
     phase.ended = time.perf_counter()
