@@ -19,8 +19,8 @@ objects and tens of KiB a request. A socket's action leaves almost none, so on a
 whose traffic is its sockets the threshold was reached only every eight minutes or so, and
 each request's garbage waited that long: a saw of about 3 MiB a process, whose peaks the
 process's RSS followed up and never down. So the young generation is also collected on a
-clock, every `YOUNG_EVERY` seconds (a pass over at most the threshold's objects, a few
-milliseconds), and a request's garbage lives seconds, not minutes.
+clock, every `YOUNG_EVERY` seconds (a pass over only the objects made since the last one),
+and a request's garbage lives seconds, not minutes.
 """
 
 from __future__ import annotations
