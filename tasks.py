@@ -52,6 +52,15 @@ DAPHNE_LIMITS = [
 ]
 
 
+#: The server process's allocator settings, unless the environment gives its own. glibc
+#: gives each thread that allocates an arena of its own, up to eight a core, and Django runs
+#: each HTTP request on a thread of its own: a server had fifteen arenas, each keeping its
+#: own freed memory, and its resident size crept up with the requests' garbage scattered
+#: across them. Two arenas made that creep a third smaller (docs/benchmarks.md, "The
+#: allocator's arenas"). deploy/Dockerfile sets the same.
+SERVER_ENV = {"MALLOC_ARENA_MAX": "2"}
+
+
 def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
     result = subprocess.run([str(a) for a in args], cwd=ROOT, env=env, check=False)
     if result.returncode != 0:
@@ -152,7 +161,7 @@ def serve(argv: list[str]) -> None:
     daphne = str(BIN / "daphne")
     limits = DAPHNE_LIMITS
     bind = site.bind.strip("[]")
-    env = {**os.environ, "HOST": site.bind, "PORT": str(site.port)}
+    env = {**SERVER_ENV, **os.environ, "HOST": site.bind, "PORT": str(site.port)}
     os.execve(
         daphne,
         [daphne, "-b", bind, "-p", str(site.port), *limits, *argv, "config.asgi:application"],

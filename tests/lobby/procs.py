@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import tasks
+
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
@@ -187,8 +189,9 @@ def open_stores(
 
 
 def server_env(stores: Stores, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment of a server process: ours, minus the caller's stores, plus `extra`."""
-    env = dict(os.environ)
+    """The environment of a server process: the allocator settings `tasks.py serve` gives,
+    ours over them, the caller's stores, then `extra`."""
+    env = {**tasks.SERVER_ENV, **os.environ}
     tag = stores.workdir.name.rsplit("-", 1)[-1]
     env.update(
         DATABASE_URL=stores.database_url,

@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 import yaml
 
+import tasks
 from config.hosting import hosting
 from tests.lobby.procs import Haproxy, free_port, wait_for_port
 
@@ -880,3 +881,10 @@ def test_through_caddy_and_haproxy_daphne_sees_the_real_client(chain: Chain) -> 
     assert seen["client"] == ["198.51.100.7", 0]
     assert [value for name, value in seen["headers"] if name == "x-forwarded-for"] == ["198.51.100.7"]
     assert straight_to_haproxy(chain.haproxy_port, {})["client"] == ["127.0.0.1", 0]
+
+
+def test_the_image_gives_its_processes_the_allocator_settings_serve_gives() -> None:
+    settings = [word for instruction, words in dockerfile_instructions() if instruction == "ENV"
+                for word in words.split()]
+    for name, value in tasks.SERVER_ENV.items():
+        assert f"{name}={value}" in settings, name

@@ -94,7 +94,8 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, int]]:
     if not network_addresses():
         pytest.skip("this machine has no network address besides loopback")
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in {"HOST", "PUBLIC_URL", "DATABASE_URL", "SECRET_KEY"}}
+    unset = {"HOST", "PUBLIC_URL", "DATABASE_URL", "SECRET_KEY", "MALLOC_ARENA_MAX"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update({"PORT": str(port), "VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"})
     if env.get("REDIS_URL"):
         env["REDIS_URL"] = with_redis_db(env["REDIS_URL"], SERVE_REDIS_DB)
@@ -133,6 +134,10 @@ def test_serve_prints_the_network_link_and_it_opens_the_site_and_its_rooms(serve
         urllib.request.urlopen(f"{shared}/r/{room['code'][:-2]}", timeout=10)
     assert wrong.value.code == 404
     assert "room was not found" in wrong.value.read().decode()
+    # The server runs with the allocator settings serve gives it (serve becomes daphne).
+    served_env = Path(f"/proc/{server.proc.pid}/environ")
+    if served_env.exists():
+        assert b"\0MALLOC_ARENA_MAX=2\0" in b"\0" + served_env.read_bytes()
     # A name the site was not told it serves on (a rebound DNS name) is refused.
     rebound = urllib.request.Request(f"{shared}/", headers={"Host": "attacker.example"})
     with pytest.raises(urllib.error.HTTPError) as refused:
