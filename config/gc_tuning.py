@@ -21,6 +21,15 @@ each request's garbage waited that long: a saw of about 3 MiB a process, whose p
 process's RSS followed up and never down. So the young generation is also collected on a
 clock, every `YOUNG_EVERY` seconds (a pass over only the objects made since the last one),
 and a request's garbage lives seconds, not minutes.
+
+A pass the program asks for collects the generation it names and no older one, and it
+resets the young count, so with the clock the count never reached the threshold again and
+the older generations were never collected: what survived a young pass (a socket's objects,
+a request still running at the tick) and became cyclic garbage later stayed for the
+process's life. So each tick collects the oldest generation the collector's own counts make
+due, as a pass set off by the threshold would: the middle one after `MIDDLE_THRESHOLD` young
+passes (three and a half minutes), everything after `OLD_THRESHOLD` middle ones (about forty
+minutes; the frozen objects are still left out).
 """
 
 from __future__ import annotations
@@ -31,31 +40,51 @@ import threading
 YOUNG_THRESHOLD = 50_000
 MIDDLE_THRESHOLD = 20
 OLD_THRESHOLD = 10
-#: Seconds between two collections of the young generation made by the clock.
+#: Seconds between two collections made by the clock (the young generation, and an older
+#: one when it is due).
 YOUNG_EVERY = 10.0
 
 _sweeping: threading.Event | None = None
 
 
 def tune() -> None:
-    """Freeze what the application loaded, collect the young generation less often by count
-    and every `YOUNG_EVERY` seconds by the clock. A second call only freezes and sets again."""
+    """Freeze what the application loaded, collect the young generation less often by count,
+    and every `YOUNG_EVERY` seconds by the clock with any older one that is due. A second call
+    only freezes and sets again."""
     global _sweeping
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, OLD_THRESHOLD)
     if _sweeping is None:
-        _sweeping = sweep_young(YOUNG_EVERY)
+        _sweeping = collect_on_clock(YOUNG_EVERY)
 
 
-def sweep_young(every: float) -> threading.Event:
-    """Collect the young generation every `every` seconds on a daemon thread of its own, until
-    the returned event is set."""
+def collect_on_clock(every: float) -> threading.Event:
+    """Every `every` seconds, collect the generations that are due (`due_generation`), on a
+    daemon thread of its own, until the returned event is set."""
     stop = threading.Event()
 
     def sweep() -> None:
         while not stop.wait(every):
-            gc.collect(0)
+            gc.collect(due_generation())
 
     threading.Thread(target=sweep, name="gc-young", daemon=True).start()
     return stop
+
+
+def due_generation() -> int:
+    """The generation a clock's pass collects now: `due_from` the collector's own counts."""
+    return due_from(gc.get_count(), gc.get_threshold())
+
+
+def due_from(counts: tuple[int, int, int], thresholds: tuple[int, int, int]) -> int:
+    """The oldest generation whose count is past its threshold, the young one if none: what a
+    collection set off by the young threshold would collect. The counts of the middle and old
+    generations are the passes of the next younger one since they were last collected."""
+    _young, young_passes, middle_passes = counts
+    _first, middle, old = thresholds
+    if middle_passes > old:
+        return 2
+    if young_passes > middle:
+        return 1
+    return 0
