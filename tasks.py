@@ -54,7 +54,7 @@ DAPHNE_LIMITS = [
 
 #: The server process's allocator settings, unless the environment gives its own. glibc
 #: gives each thread that allocates an arena of its own, up to eight a core, and Django runs
-#: each HTTP request on a thread of its own: a server had fifteen arenas, each keeping its
+#: each HTTP request on a thread of its own: a server had sixteen arenas, each keeping its
 #: own freed memory, and its resident size crept up with the requests' garbage scattered
 #: across them. Two arenas made that creep a third smaller (docs/benchmarks.md, "The
 #: allocator's arenas"). deploy/Dockerfile sets the same.

@@ -68,7 +68,7 @@ def collect_on_clock(every: float) -> threading.Event:
         while not stop.wait(every):
             gc.collect(due_generation())
 
-    threading.Thread(target=sweep, name="gc-young", daemon=True).start()
+    threading.Thread(target=sweep, name="gc-clock", daemon=True).start()
     return stop
 
 
