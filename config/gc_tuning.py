@@ -19,7 +19,7 @@ objects and tens of KiB a request. A socket's action leaves almost none, so on a
 whose traffic is its sockets the threshold was reached only every eight minutes or so, and
 each request's garbage waited that long: a saw of about 3 MiB a process, whose peaks the
 process's RSS followed up and never down. So the young generation is also collected on a
-clock, every `YOUNG_EVERY` seconds (a pass over only the objects made since the last one),
+clock, every `CLOCK_EVERY` seconds (a pass over only the objects made since the last one),
 and a request's garbage lives seconds, not minutes.
 
 A pass the program asks for collects the generation it names and no older one, and it
@@ -42,21 +42,21 @@ MIDDLE_THRESHOLD = 20
 OLD_THRESHOLD = 10
 #: Seconds between two collections made by the clock (the young generation, and an older
 #: one when it is due).
-YOUNG_EVERY = 10.0
+CLOCK_EVERY = 10.0
 
 _sweeping: threading.Event | None = None
 
 
 def tune() -> None:
     """Freeze what the application loaded, collect the young generation less often by count,
-    and every `YOUNG_EVERY` seconds by the clock with any older one that is due. A second call
+    and every `CLOCK_EVERY` seconds by the clock with any older one that is due. A second call
     only freezes and sets again."""
     global _sweeping
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, OLD_THRESHOLD)
     if _sweeping is None:
-        _sweeping = collect_on_clock(YOUNG_EVERY)
+        _sweeping = collect_on_clock(CLOCK_EVERY)
 
 
 def collect_on_clock(every: float) -> threading.Event:

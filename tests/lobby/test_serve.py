@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import tasks
 from config.hosting import network_addresses
 from tests.lobby.procs import flush_redis_db, with_redis_db
 from tests.waiting import wait_until
@@ -94,7 +95,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, int]]:
     if not network_addresses():
         pytest.skip("this machine has no network address besides loopback")
     port = free_port()
-    unset = {"HOST", "PUBLIC_URL", "DATABASE_URL", "SECRET_KEY", "MALLOC_ARENA_MAX"}
+    unset = {"HOST", "PUBLIC_URL", "DATABASE_URL", "SECRET_KEY", *tasks.SERVER_ENV}
     env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update({"PORT": str(port), "VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"})
     if env.get("REDIS_URL"):
@@ -137,7 +138,9 @@ def test_serve_prints_the_network_link_and_it_opens_the_site_and_its_rooms(serve
     # The server runs with the allocator settings serve gives it (serve becomes daphne).
     served_env = Path(f"/proc/{server.proc.pid}/environ")
     if served_env.exists():
-        assert b"\0MALLOC_ARENA_MAX=2\0" in b"\0" + served_env.read_bytes()
+        given = b"\0" + served_env.read_bytes()
+        for name, value in tasks.SERVER_ENV.items():
+            assert f"\0{name}={value}\0".encode() in given, name
     # A name the site was not told it serves on (a rebound DNS name) is refused.
     rebound = urllib.request.Request(f"{shared}/", headers={"Host": "attacker.example"})
     with pytest.raises(urllib.error.HTTPError) as refused:
